@@ -1,0 +1,285 @@
+/**
+ * The text as a balanced tree of lines, each line stored with its ending ('\n', '\r\n', '\r' or none
+ * for the last). Row <-> offset lookups descend the tree in O(log n); an edit re-splits only the lines
+ * it touches. It mirrors the Y.Text so that reads never stringify the CRDT.
+ */
+
+const LEAF_MAX = 64
+const BRANCH_MAX = 32
+
+interface Leaf {
+  readonly leaf: true
+  lines: string[]
+  length: number
+}
+
+interface Branch {
+  readonly leaf: false
+  children: TreeNode[]
+  lineCount: number
+  length: number
+}
+
+type TreeNode = Leaf | Branch
+
+const LINE_BREAK = /\r\n|\r|\n/g
+
+/** Length of the line ending at the end of `line` (0, 1 or 2). */
+export function endingLength(line: string): number {
+  const n = line.length
+  if (n === 0) return 0
+  const last = line.charCodeAt(n - 1)
+  if (last === 10) return n > 1 && line.charCodeAt(n - 2) === 13 ? 2 : 1
+  return last === 13 ? 1 : 0
+}
+
+/** Splits text into lines that keep their endings; the last piece has none (and may be empty). */
+export function splitLines(text: string): string[] {
+  const lines: string[] = []
+  let start = 0
+  LINE_BREAK.lastIndex = 0
+  for (let match = LINE_BREAK.exec(text); match; match = LINE_BREAK.exec(text)) {
+    const end = match.index + match[0].length
+    lines.push(text.slice(start, end))
+    start = end
+  }
+  lines.push(text.slice(start))
+  return lines
+}
+
+function nodeLineCount(node: TreeNode): number {
+  return node.leaf ? node.lines.length : node.lineCount
+}
+
+function makeLeaf(lines: string[]): Leaf {
+  let length = 0
+  for (const line of lines) length += line.length
+  return { leaf: true, lines, length }
+}
+
+function makeBranch(children: TreeNode[]): Branch {
+  let lineCount = 0
+  let length = 0
+  for (const child of children) {
+    lineCount += nodeLineCount(child)
+    length += child.length
+  }
+  return { leaf: false, children, lineCount, length }
+}
+
+function chunk<T>(items: T[], max: number): T[][] {
+  if (items.length <= max) return [items]
+  const count = Math.ceil(items.length / max)
+  const size = Math.ceil(items.length / count)
+  const chunks: T[][] = []
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size))
+  return chunks
+}
+
+function buildLevel(lines: string[]): TreeNode {
+  let level: TreeNode[] = chunk(lines, LEAF_MAX).map(makeLeaf)
+  while (level.length > 1) level = chunk(level, BRANCH_MAX).map(makeBranch)
+  return level[0]!
+}
+
+/** Replaces rows [from, to) of `node` by `insert`; returns the nodes that take its place. */
+function spliceNode(node: TreeNode, from: number, to: number, insert: string[]): TreeNode[] {
+  if (node.leaf) {
+    const lines = node.lines.slice(0, from).concat(insert, node.lines.slice(to))
+    if (lines.length === 0) return []
+    return chunk(lines, LEAF_MAX).map(makeLeaf)
+  }
+  const children: TreeNode[] = []
+  let start = 0
+  let inserted = false
+  for (let i = 0; i < node.children.length; i++) {
+    const child = node.children[i]!
+    const count = nodeLineCount(child)
+    const end = start + count
+    const isLast = i === node.children.length - 1
+    // The insertion goes into the child that holds row `from` (or the last child when appending).
+    const holdsInsert = !inserted && (from < end || (isLast && from <= end))
+    const overlaps = from < end && to > start
+    if (holdsInsert || overlaps) {
+      const localFrom = Math.max(from - start, 0)
+      const localTo = Math.min(Math.max(to - start, localFrom), count)
+      children.push(...spliceNode(child, localFrom, localTo, holdsInsert ? insert : []))
+      if (holdsInsert) inserted = true
+    } else {
+      children.push(child)
+    }
+    start = end
+  }
+  mergeSmallLeaves(children)
+  if (children.length === 0) return []
+  return chunk(children, BRANCH_MAX).map(makeBranch)
+}
+
+/** Joins neighbouring leaves that fit in one, so deletions do not leave the tree full of slivers. */
+function mergeSmallLeaves(children: TreeNode[]): void {
+  for (let i = children.length - 1; i > 0; i--) {
+    const a = children[i - 1]!
+    const b = children[i]!
+    if (a.leaf && b.leaf && a.lines.length + b.lines.length <= LEAF_MAX / 2) {
+      children.splice(i - 1, 2, makeLeaf(a.lines.concat(b.lines)))
+    }
+  }
+}
+
+export class LineIndex {
+  private root: TreeNode
+
+  constructor(text = '') {
+    this.root = buildLevel(splitLines(text))
+  }
+
+  get lineCount(): number {
+    return nodeLineCount(this.root)
+  }
+
+  get length(): number {
+    return this.root.length
+  }
+
+  /** The line at `row` including its ending. `row` must be in range. */
+  lineWithEnding(row: number): string {
+    let node = this.root
+    let local = row
+    while (!node.leaf) {
+      for (const child of node.children) {
+        const count = nodeLineCount(child)
+        if (local < count) {
+          node = child
+          break
+        }
+        local -= count
+      }
+    }
+    return node.lines[local] ?? ''
+  }
+
+  /** Offset of the first character of `row`. */
+  offsetForRow(row: number): number {
+    let node = this.root
+    let local = row
+    let offset = 0
+    while (!node.leaf) {
+      let next: TreeNode | null = null
+      for (const child of node.children) {
+        const count = nodeLineCount(child)
+        if (local < count) {
+          next = child
+          break
+        }
+        local -= count
+        offset += child.length
+      }
+      if (next === null) return offset
+      node = next
+    }
+    const lines = node.lines
+    for (let i = 0; i < local && i < lines.length; i++) offset += lines[i]!.length
+    return offset
+  }
+
+  /** The row holding `offset` (a line's ending belongs to its row) and that row's start offset. */
+  rowForOffset(offset: number): { row: number; rowStart: number } {
+    let node = this.root
+    let remaining = Math.max(0, Math.min(offset, this.root.length))
+    let row = 0
+    let rowStart = 0
+    while (!node.leaf) {
+      let next: TreeNode | null = null
+      for (let i = 0; i < node.children.length; i++) {
+        const child = node.children[i]!
+        if (remaining < child.length || i === node.children.length - 1) {
+          next = child
+          break
+        }
+        remaining -= child.length
+        rowStart += child.length
+        row += nodeLineCount(child)
+      }
+      node = next!
+    }
+    const lines = node.lines
+    for (let i = 0; i < lines.length; i++) {
+      const len = lines[i]!.length
+      if (remaining < len || i === lines.length - 1) return { row: row + i, rowStart }
+      remaining -= len
+      rowStart += len
+    }
+    return { row, rowStart }
+  }
+
+  /** Lines with their endings for rows [startRow, endRow). */
+  linesWithEndings(startRow: number, endRow: number): string[] {
+    const out: string[] = []
+    this.collect(this.root, startRow, Math.min(endRow, this.lineCount), out)
+    return out
+  }
+
+  private collect(node: TreeNode, from: number, to: number, out: string[]): void {
+    if (from >= to) return
+    if (node.leaf) {
+      for (let i = from; i < to; i++) out.push(node.lines[i]!)
+      return
+    }
+    let start = 0
+    for (const child of node.children) {
+      const count = nodeLineCount(child)
+      const end = start + count
+      if (end > from && start < to) this.collect(child, Math.max(0, from - start), Math.min(count, to - start), out)
+      if (end >= to) return
+      start = end
+    }
+  }
+
+  /** Text between two offsets. */
+  textBetween(startOffset: number, endOffset: number): string {
+    if (endOffset <= startOffset) return ''
+    const first = this.rowForOffset(startOffset)
+    const last = this.rowForOffset(Math.max(startOffset, endOffset - 1))
+    const joined = this.linesWithEndings(first.row, last.row + 1).join('')
+    return joined.slice(startOffset - first.rowStart, endOffset - first.rowStart)
+  }
+
+  getText(): string {
+    return this.linesWithEndings(0, this.lineCount).join('')
+  }
+
+  /**
+   * Applies "delete `deleteLength` characters at `offset`, then insert `text` there". Only the rows the
+   * edit touches are re-split, plus the row before when it ends in '\r' (an inserted '\n' would join it).
+   */
+  edit(offset: number, deleteLength: number, text: string): void {
+    const at = this.rowForOffset(offset)
+    let firstRow = at.row
+    let firstStart = at.rowStart
+    if (offset === at.rowStart && firstRow > 0) {
+      const previous = this.lineWithEnding(firstRow - 1)
+      if (previous.charCodeAt(previous.length - 1) === 13) {
+        firstRow -= 1
+        firstStart -= previous.length
+      }
+    }
+    const last = this.rowForOffset(offset + deleteLength)
+    const lastRow = last.row
+    const old = this.linesWithEndings(firstRow, lastRow + 1).join('')
+    const local = offset - firstStart
+    const replaced = old.slice(0, local) + text + old.slice(local + deleteLength)
+    const lines = splitLines(replaced)
+    // A region that ended with a line break is followed by more rows: its empty tail is not a row.
+    if (lastRow < this.lineCount - 1 && lines[lines.length - 1] === '') lines.pop()
+    this.splice(firstRow, lastRow + 1, lines)
+  }
+
+  private splice(from: number, to: number, lines: string[]): void {
+    let nodes = spliceNode(this.root, from, to, lines)
+    if (nodes.length === 0) nodes = [makeLeaf([''])]
+    while (nodes.length > 1) nodes = chunk(nodes, BRANCH_MAX).map(makeBranch)
+    let root = nodes[0]!
+    while (!root.leaf && root.children.length === 1) root = root.children[0]!
+    this.root = root
+  }
+}

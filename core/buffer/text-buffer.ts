@@ -1,0 +1,359 @@
+import * as Y from 'yjs'
+import { Emitter } from '../events/emitter.ts'
+import { Disposable } from '../events/disposable.ts'
+import { Point, type PointLike } from '../point/point.ts'
+import { Range, type RangeLike } from '../point/range.ts'
+import { LineIndex, endingLength, splitLines } from './line-index.ts'
+import type { BufferChangeEvent, TextChange } from './text-change.ts'
+import { clipColumn, toFiniteNumber } from './clip.ts'
+
+export type { BufferChangeEvent, TextChange } from './text-change.ts'
+
+/** A synchronous consumer of buffer changes, run before public listeners (markers, display layer). */
+export type ChangeHook = (event: BufferChangeEvent) => void
+
+export interface TextBufferOptions {
+  /** The shared text. Default: a fresh doc's `getText('text')`. */
+  ytext?: Y.Text
+  /** Initial text, written into `ytext` (with `origin`) when given. */
+  text?: string
+  /** The transaction origin of this buffer's own edits. */
+  origin?: unknown
+}
+
+interface BufferEvents {
+  'did-change': BufferChangeEvent
+  'did-stop-changing': undefined
+}
+
+/**
+ * A line-oriented view of a Y.Text. The line index follows every Y.Text transaction, whoever made it,
+ * so row/column <-> offset conversions are O(log n) and no read stringifies the CRDT.
+ */
+export class TextBuffer {
+  readonly ytext: Y.Text
+  readonly doc: Y.Doc
+  /** Origin given to this buffer's own transactions; observers use it to know their own echo. */
+  readonly origin: unknown
+  private readonly index: LineIndex
+  private readonly emitter = new Emitter<BufferEvents>()
+  private readonly hooks: ChangeHook[] = []
+  private readonly observer: (event: Y.YTextEvent, transaction: Y.Transaction) => void
+  private destroyed = false
+
+  constructor(options: TextBufferOptions = {}) {
+    this.ytext = options.ytext ?? new Y.Doc().getText('text')
+    if (!this.ytext.doc) throw new Error('TextBuffer needs a Y.Text that belongs to a Y.Doc')
+    this.doc = this.ytext.doc
+    this.origin = options.origin ?? this
+    this.index = new LineIndex(this.ytext.toString())
+    this.observer = (event, transaction) => this.applyYEvent(event, transaction)
+    this.ytext.observe(this.observer)
+    if (options.text !== undefined && options.text !== '') this.setText(options.text)
+  }
+
+  destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
+    this.ytext.unobserve(this.observer)
+    this.emitter.dispose()
+    this.hooks.length = 0
+  }
+
+  isDestroyed(): boolean {
+    return this.destroyed
+  }
+
+  // Reading
+
+  getText(): string {
+    return this.index.getText()
+  }
+
+  getLength(): number {
+    return this.index.length
+  }
+
+  getLineCount(): number {
+    return this.index.lineCount
+  }
+
+  getLastRow(): number {
+    return this.index.lineCount - 1
+  }
+
+  isEmpty(): boolean {
+    return this.index.length === 0
+  }
+
+  /** The text of `row` without its line ending; undefined for a row outside the buffer. */
+  lineForRow(row: number): string | undefined {
+    if (!Number.isInteger(row) || row < 0 || row >= this.index.lineCount) return undefined
+    const line = this.index.lineWithEnding(row)
+    return line.slice(0, line.length - endingLength(line))
+  }
+
+  lineLengthForRow(row: number): number {
+    return this.lineForRow(row)?.length ?? 0
+  }
+
+  /** '\n', '\r\n', '\r', or '' for the last row. */
+  lineEndingForRow(row: number): string {
+    if (!Number.isInteger(row) || row < 0 || row >= this.index.lineCount) return ''
+    const line = this.index.lineWithEnding(row)
+    return line.slice(line.length - endingLength(line))
+  }
+
+  getLines(): string[] {
+    return this.index.linesWithEndings(0, this.index.lineCount).map((line) => line.slice(0, line.length - endingLength(line)))
+  }
+
+  isRowBlank(row: number): boolean {
+    return !/\S/.test(this.lineForRow(row) ?? '')
+  }
+
+  previousNonBlankRow(startRow: number): number | null {
+    for (let row = Math.min(startRow, this.getLastRow() + 1) - 1; row >= 0; row--) if (!this.isRowBlank(row)) return row
+    return null
+  }
+
+  nextNonBlankRow(startRow: number): number | null {
+    for (let row = startRow + 1; row <= this.getLastRow(); row++) if (!this.isRowBlank(row)) return row
+    return null
+  }
+
+  getEndPosition(): Point {
+    const lastRow = this.getLastRow()
+    return new Point(lastRow, this.lineLengthForRow(lastRow))
+  }
+
+  getRange(): Range {
+    return new Range(Point.ZERO, this.getEndPosition())
+  }
+
+  getMaxCharacterIndex(): number {
+    return this.index.length
+  }
+
+  /** The range of `row`, including its line ending when `includeNewline`. */
+  rangeForRow(row: number, includeNewline = false): Range {
+    const clipped = this.clipRow(row)
+    if (includeNewline && clipped < this.getLastRow()) return new Range([clipped, 0], [clipped + 1, 0])
+    return new Range([clipped, 0], [clipped, this.lineLengthForRow(clipped)])
+  }
+
+  getTextInRange(range: RangeLike): string {
+    const { start, end } = this.clipRange(range)
+    return this.index.textBetween(this.offsetForPoint(start), this.offsetForPoint(end))
+  }
+
+  /** Text between two character offsets (clipped to the buffer). */
+  getTextBetweenOffsets(startOffset: number, endOffset: number): string {
+    const length = this.index.length
+    const a = Math.max(0, Math.min(length, startOffset))
+    const b = Math.max(0, Math.min(length, endOffset))
+    return this.index.textBetween(Math.min(a, b), Math.max(a, b))
+  }
+
+  // Coordinates
+
+  /** Clips a point into the buffer: rows and columns into range, never inside '\r\n' or a surrogate pair. */
+  clipPosition(position: PointLike): Point {
+    const point = Point.fromObject(position, false, 'position')
+    const row = toFiniteNumber(point.row)
+    const column = toFiniteNumber(point.column)
+    const lastRow = this.getLastRow()
+    if (row < 0) return Point.ZERO
+    if (row > lastRow) return this.getEndPosition()
+    const clippedRow = Math.floor(row)
+    const line = this.lineForRow(clippedRow) ?? ''
+    const clippedColumn = clipColumn(line, Math.floor(column))
+    if (clippedRow === point.row && clippedColumn === point.column) return point
+    return new Point(clippedRow, clippedColumn)
+  }
+
+  clipRange(range: RangeLike): Range {
+    const r = Range.fromObject(range, false, 'range')
+    const start = this.clipPosition(r.start)
+    const end = this.clipPosition(r.end)
+    return start === r.start && end === r.end ? r : new Range(start, end)
+  }
+
+  characterIndexForPosition(position: PointLike): number {
+    return this.offsetForPoint(this.clipPosition(position))
+  }
+
+  positionForCharacterIndex(offset: number): Point {
+    const n = toFiniteNumber(offset)
+    const clamped = Math.max(0, Math.min(this.index.length, Math.floor(n)))
+    const { row, rowStart } = this.index.rowForOffset(clamped)
+    const line = this.index.lineWithEnding(row)
+    const contentLength = line.length - endingLength(line)
+    return new Point(row, clipColumn(line.slice(0, contentLength), clamped - rowStart))
+  }
+
+  /** Offset of an already clipped point. */
+  offsetForPoint(point: Point): number {
+    return this.index.offsetForRow(point.row) + point.column
+  }
+
+  // Writing
+
+  /** Replaces the whole text in one transaction. */
+  setText(text: string): Range {
+    this.assertText(text, 'text')
+    this.transact(() => {
+      const length = this.ytext.length
+      if (length > 0) this.ytext.delete(0, length)
+      if (text.length > 0) this.ytext.insert(0, text)
+    })
+    return this.getRange()
+  }
+
+  /** Replaces the text in `range` and returns the range of the new text. */
+  setTextInRange(range: RangeLike, text: string): Range {
+    this.assertText(text, 'text')
+    const { start, end } = this.clipRange(range)
+    const startOffset = this.offsetForPoint(start)
+    const endOffset = this.offsetForPoint(end)
+    this.transact(() => {
+      if (endOffset > startOffset) this.ytext.delete(startOffset, endOffset - startOffset)
+      if (text.length > 0) this.ytext.insert(startOffset, text)
+    })
+    return Range.fromText(start, text)
+  }
+
+  insert(position: PointLike, text: string): Range {
+    const point = this.clipPosition(position)
+    return this.setTextInRange(new Range(point, point), text)
+  }
+
+  append(text: string): Range {
+    return this.insert(this.getEndPosition(), text)
+  }
+
+  delete(range: RangeLike): Range {
+    return this.setTextInRange(range, '')
+  }
+
+  deleteRow(row: number): Range {
+    return this.deleteRows(row, row)
+  }
+
+  /** Deletes whole rows with their line endings (the ending before them when they are the last). */
+  deleteRows(startRow: number, endRow: number): Range {
+    const lastRow = this.getLastRow()
+    const first = this.clipRow(Math.min(startRow, endRow))
+    const last = this.clipRow(Math.max(startRow, endRow))
+    if (last < lastRow) return this.delete(new Range([first, 0], [last + 1, 0]))
+    if (first > 0) return this.delete(new Range([first - 1, this.lineLengthForRow(first - 1)], [last, this.lineLengthForRow(last)]))
+    return this.delete(new Range([first, 0], [last, this.lineLengthForRow(last)]))
+  }
+
+  /** Runs `fn` in one Yjs transaction with this buffer's origin (nested calls join the outer one). */
+  transact<T>(fn: () => T, origin: unknown = this.origin): T {
+    let result: T
+    this.doc.transact(() => {
+      result = fn()
+    }, origin)
+    return result!
+  }
+
+  // Events
+
+  onDidChange(callback: (event: BufferChangeEvent) => void): Disposable {
+    return this.emitter.on('did-change', callback)
+  }
+
+  /**
+   * Registers a consumer that runs synchronously on every change before the public `onDidChange`
+   * listeners, in registration order, so that markers and layout are current when listeners read them.
+   */
+  addChangeHook(hook: ChangeHook): Disposable {
+    this.hooks.push(hook)
+    return new Disposable(() => {
+      const i = this.hooks.indexOf(hook)
+      if (i !== -1) this.hooks.splice(i, 1)
+    })
+  }
+
+  private assertText(text: unknown, name: string): asserts text is string {
+    if (typeof text !== 'string') throw new TypeError(`${name} must be a string; got ${typeof text}`)
+  }
+
+  private clipRow(row: number): number {
+    const n = Math.floor(toFiniteNumber(row))
+    return Math.max(0, Math.min(this.getLastRow(), n))
+  }
+
+  private applyYEvent(event: Y.YTextEvent, transaction: Y.Transaction): void {
+    const changes: TextChange[] = []
+    let offset = 0
+    // Running translation from intermediate (new) coordinates back to the pre-transaction text.
+    let rowShift = 0
+    let lastOldEnd = Point.ZERO
+    let lastNewEnd = Point.ZERO
+    let pendingDelete = -1
+    let pendingText = ''
+    let pendingDeleteLength = 0
+    const flush = () => {
+      if (pendingDelete < 0) return
+      const startOffset = pendingDelete
+      const start = this.positionForOffsetUnclipped(startOffset)
+      const oldText = this.index.textBetween(startOffset, startOffset + pendingDeleteLength)
+      const oldEndPoint = this.positionForOffsetUnclipped(startOffset + pendingDeleteLength)
+      this.index.edit(startOffset, pendingDeleteLength, pendingText)
+      const newRange = Range.fromText(start, pendingText)
+      const oldRangeNew = new Range(start, oldEndPoint)
+      const toOld = (p: Point): Point =>
+        p.row === lastNewEnd.row
+          ? new Point(p.row - rowShift, p.column - lastNewEnd.column + lastOldEnd.column)
+          : new Point(p.row - rowShift, p.column)
+      const oldRange = new Range(toOld(oldRangeNew.start), toOld(oldRangeNew.end))
+      changes.push({
+        startOffset,
+        oldLength: pendingDeleteLength,
+        newLength: pendingText.length,
+        start,
+        oldExtent: oldRangeNew.getExtent(),
+        newExtent: newRange.getExtent(),
+        oldRange,
+        newRange,
+        oldText,
+        newText: pendingText,
+      })
+      rowShift += newRange.end.row - oldRange.end.row
+      lastOldEnd = oldRange.end
+      lastNewEnd = newRange.end
+      offset = startOffset + pendingText.length
+      pendingDelete = -1
+      pendingText = ''
+      pendingDeleteLength = 0
+    }
+    for (const op of event.delta) {
+      if (op.retain !== undefined) {
+        flush()
+        offset += op.retain
+      } else if (op.delete !== undefined) {
+        if (pendingDelete < 0) pendingDelete = offset
+        pendingDeleteLength += op.delete
+      } else if (op.insert !== undefined) {
+        if (pendingDelete < 0) pendingDelete = offset
+        // Embeds count one position in a Y.Text; mirror them as U+FFFC so offsets stay aligned.
+        pendingText += typeof op.insert === 'string' ? op.insert : '\ufffc'
+      }
+    }
+    flush()
+    if (changes.length === 0) return
+    const bufferEvent: BufferChangeEvent = { changes, origin: transaction.origin, local: transaction.local }
+    for (const hook of [...this.hooks]) hook(bufferEvent)
+    this.emitter.emit('did-change', bufferEvent)
+  }
+
+  private positionForOffsetUnclipped(offset: number): Point {
+    const { row, rowStart } = this.index.rowForOffset(offset)
+    return new Point(row, offset - rowStart)
+  }
+}
+
+export { splitLines }
