@@ -6,6 +6,7 @@ import { Range, type RangeLike } from '../point/range.ts'
 import { LineIndex, endingLength, splitLines } from './line-index.ts'
 import type { BufferChangeEvent, TextChange } from './text-change.ts'
 import { clipColumn, toFiniteNumber } from './clip.ts'
+import { YTextChangeReader, type RawChange } from './ytext-changes.ts'
 
 export type { BufferChangeEvent, TextChange } from './text-change.ts'
 
@@ -38,6 +39,12 @@ export class TextBuffer {
   private readonly index: LineIndex
   private readonly emitter = new Emitter<BufferEvents>()
   private readonly hooks: ChangeHook[] = []
+  private readonly afterHooks: ChangeHook[] = []
+  private readonly changeReader: YTextChangeReader
+  /** How many transactions had to be read through Yjs's slow delta (a diagnostic; expected 0). */
+  slowReads = 0
+  /** Increases with every change of the text; lets callers cache derived values. */
+  version = 0
   private readonly observer: (event: Y.YTextEvent, transaction: Y.Transaction) => void
   private destroyed = false
 
@@ -47,6 +54,7 @@ export class TextBuffer {
     this.doc = this.ytext.doc
     this.origin = options.origin ?? this
     this.index = new LineIndex(this.ytext.toString())
+    this.changeReader = new YTextChangeReader(this.ytext)
     this.observer = (event, transaction) => this.applyYEvent(event, transaction)
     this.ytext.observe(this.observer)
     if (options.text !== undefined && options.text !== '') this.setText(options.text)
@@ -58,6 +66,7 @@ export class TextBuffer {
     this.ytext.unobserve(this.observer)
     this.emitter.dispose()
     this.hooks.length = 0
+    this.afterHooks.length = 0
   }
 
   isDestroyed(): boolean {
@@ -277,6 +286,15 @@ export class TextBuffer {
     })
   }
 
+  /** Registers a consumer run after the public listeners (markers emit their change events here). */
+  addAfterChangeHook(hook: ChangeHook): Disposable {
+    this.afterHooks.push(hook)
+    return new Disposable(() => {
+      const i = this.afterHooks.indexOf(hook)
+      if (i !== -1) this.afterHooks.splice(i, 1)
+    })
+  }
+
   private assertText(text: unknown, name: string): asserts text is string {
     if (typeof text !== 'string') throw new TypeError(`${name} must be a string; got ${typeof text}`)
   }
@@ -287,67 +305,69 @@ export class TextBuffer {
   }
 
   private applyYEvent(event: Y.YTextEvent, transaction: Y.Transaction): void {
+    let raw = this.changeReader.read(transaction, this.index.length)
+    if (raw === null) {
+      this.slowReads++
+      raw = rawChangesFromDelta(event)
+    }
+    if (raw.length === 0) return
     const changes: TextChange[] = []
-    let offset = 0
-    // Running translation from intermediate (new) coordinates back to the pre-transaction text.
-    let rowShift = 0
-    let lastOldEnd = Point.ZERO
-    let lastNewEnd = Point.ZERO
-    let pendingDelete = -1
-    let pendingText = ''
-    let pendingDeleteLength = 0
-    const flush = () => {
-      if (pendingDelete < 0) return
-      const startOffset = pendingDelete
-      const start = this.positionForOffsetUnclipped(startOffset)
-      const oldText = this.index.textBetween(startOffset, startOffset + pendingDeleteLength)
-      const oldEndPoint = this.positionForOffsetUnclipped(startOffset + pendingDeleteLength)
-      this.index.edit(startOffset, pendingDeleteLength, pendingText)
-      const newRange = Range.fromText(start, pendingText)
-      const oldRangeNew = new Range(start, oldEndPoint)
-      const toOld = (p: Point): Point =>
-        p.row === lastNewEnd.row
-          ? new Point(p.row - rowShift, p.column - lastNewEnd.column + lastOldEnd.column)
-          : new Point(p.row - rowShift, p.column)
-      const oldRange = new Range(toOld(oldRangeNew.start), toOld(oldRangeNew.end))
+    for (const rawChange of raw) {
+      const { offset, deleteLength, insertText } = this.withSplitSurrogates(rawChange)
+      const start = this.positionForOffsetUnclipped(offset)
+      const oldText = this.index.textBetween(offset, offset + deleteLength)
+      const oldEnd = this.positionForOffsetUnclipped(offset + deleteLength)
+      this.index.edit(offset, deleteLength, insertText)
+      const oldRange = new Range(start, oldEnd)
+      const newRange = Range.fromText(start, insertText)
       changes.push({
-        startOffset,
-        oldLength: pendingDeleteLength,
-        newLength: pendingText.length,
+        startOffset: offset,
+        oldLength: deleteLength,
+        newLength: insertText.length,
         start,
-        oldExtent: oldRangeNew.getExtent(),
+        oldExtent: oldRange.getExtent(),
         newExtent: newRange.getExtent(),
         oldRange,
         newRange,
         oldText,
-        newText: pendingText,
+        newText: insertText,
       })
-      rowShift += newRange.end.row - oldRange.end.row
-      lastOldEnd = oldRange.end
-      lastNewEnd = newRange.end
-      offset = startOffset + pendingText.length
-      pendingDelete = -1
-      pendingText = ''
-      pendingDeleteLength = 0
     }
-    for (const op of event.delta) {
-      if (op.retain !== undefined) {
-        flush()
-        offset += op.retain
-      } else if (op.delete !== undefined) {
-        if (pendingDelete < 0) pendingDelete = offset
-        pendingDeleteLength += op.delete
-      } else if (op.insert !== undefined) {
-        if (pendingDelete < 0) pendingDelete = offset
-        // Embeds count one position in a Y.Text; mirror them as U+FFFC so offsets stay aligned.
-        pendingText += typeof op.insert === 'string' ? op.insert : '\ufffc'
-      }
-    }
-    flush()
-    if (changes.length === 0) return
+    this.version++
     const bufferEvent: BufferChangeEvent = { changes, origin: transaction.origin, local: transaction.local }
     for (const hook of [...this.hooks]) hook(bufferEvent)
-    this.emitter.emit('did-change', bufferEvent)
+    try {
+      this.emitter.emit('did-change', bufferEvent)
+    } finally {
+      for (const hook of [...this.afterHooks]) hook(bufferEvent)
+    }
+  }
+
+  /**
+   * Yjs replaces both halves of a surrogate pair with U+FFFD when an edit splits the pair inside one
+   * item, without reporting it; widen such a change so the mirror sees the same text.
+   */
+  private withSplitSurrogates(change: RawChange): RawChange {
+    let { offset, deleteLength, insertText } = change
+    const around = this.index.textBetween(offset - 1, offset + 1)
+    if (offset > 0 && around.length === 2 && isHighSurrogate(around, 0) && isLowSurrogate(around, 1)) {
+      offset -= 1
+      deleteLength += 1
+      insertText = '\ufffd' + insertText
+      if (change.deleteLength === 0) {
+        deleteLength += 1
+        insertText += '\ufffd'
+      }
+    }
+    if (change.deleteLength > 0) {
+      const end = change.offset + change.deleteLength
+      const edge = this.index.textBetween(end - 1, end + 1)
+      if (edge.length === 2 && isHighSurrogate(edge, 0) && isLowSurrogate(edge, 1)) {
+        deleteLength += 1
+        insertText += '\ufffd'
+      }
+    }
+    return { offset, deleteLength, insertText }
   }
 
   private positionForOffsetUnclipped(offset: number): Point {
@@ -357,3 +377,38 @@ export class TextBuffer {
 }
 
 export { splitLines }
+
+/** The slow path: Yjs's own delta walks the whole text, so it is used only if the fast reader fails. */
+function rawChangesFromDelta(event: Y.YTextEvent): RawChange[] {
+  const changes: RawChange[] = []
+  let offset = 0
+  let pending: { offset: number; deleteLength: number; insertText: string } | null = null
+  const flush = () => {
+    if (pending === null) return
+    changes.push(pending)
+    offset = pending.offset + pending.insertText.length
+    pending = null
+  }
+  for (const op of event.delta) {
+    if (op.retain !== undefined) {
+      flush()
+      offset += op.retain
+      continue
+    }
+    pending ??= { offset, deleteLength: 0, insertText: '' }
+    if (op.delete !== undefined) pending.deleteLength += op.delete
+    else if (op.insert !== undefined) pending.insertText += typeof op.insert === 'string' ? op.insert : '\ufffc'
+  }
+  flush()
+  return changes
+}
+
+function isHighSurrogate(text: string, index: number): boolean {
+  const code = text.charCodeAt(index)
+  return code >= 0xd800 && code <= 0xdbff
+}
+
+function isLowSurrogate(text: string, index: number): boolean {
+  const code = text.charCodeAt(index)
+  return code >= 0xdc00 && code <= 0xdfff
+}

@@ -2,10 +2,10 @@ import type { Point } from '../point/point.ts'
 import type { Range } from '../point/range.ts'
 
 /**
- * One contiguous replacement within a Y.Text transaction. The changes of one transaction are ordered
- * and apply one after another: `startOffset`/`start` are where the change begins once the earlier
- * changes of the same transaction have been applied (which is also its start in the new text).
- * `oldRange` is in the text before the transaction, `newRange` in the text after it, as in Atom.
+ * One contiguous replacement within a Y.Text transaction. The changes of one transaction are sorted
+ * by position and apply one after another: each change's `startOffset`, `start`, `oldRange` and
+ * `newRange` are in the text as it is once the earlier changes of the same transaction have been
+ * applied. Because they are sorted, `start` and `newRange` are also positions in the final text.
  */
 export interface TextChange {
   readonly startOffset: number

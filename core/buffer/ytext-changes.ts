@@ -1,0 +1,182 @@
+import * as Y from 'yjs'
+
+/** One replacement: delete `deleteLength` characters at `offset`, then insert `insertText` there. */
+export interface RawChange {
+  readonly offset: number
+  readonly deleteLength: number
+  readonly insertText: string
+}
+
+type Item = Y.Item
+
+const CACHE_LIMIT = 64
+
+/**
+ * Reads what a transaction did to a Y.Text without `event.delta`.
+ *
+ * Yjs computes a text event's delta by walking every item of the text, which costs tens of
+ * milliseconds per keystroke on a long, fragmented document. Instead we take the items the
+ * transaction inserted (its state-vector difference) and deleted (its delete set), group adjacent
+ * ones into runs, and find each run's offset by walking from it to the nearest item whose offset we
+ * remember from earlier transactions (or to either end of the text). Typing, local or remote,
+ * lands next to the previous keystroke's item, so the walk is usually one step.
+ *
+ * Returned changes are sorted and sequential: each offset already accounts for the ones before it.
+ */
+export class YTextChangeReader {
+  /** Items whose first character's offset we know: offset = visible characters before the item. */
+  private readonly known = new Map<Item, number>()
+
+  constructor(private readonly ytext: Y.Text) {}
+
+  /** Forget every remembered offset (after the text was rebuilt from scratch). */
+  reset(): void {
+    this.known.clear()
+  }
+
+  /** Changes made by `transaction`, given the text's length before it; null when they cannot be read. */
+  read(transaction: Y.Transaction, oldLength: number): RawChange[] | null {
+    const inserted = this.insertedItems(transaction)
+    const deleted = this.deletedItems(transaction)
+    if (inserted.size === 0 && deleted.size === 0) return []
+    const isOldVisible = (item: Item): boolean =>
+      item.countable && !inserted.has(item) && (!item.deleted || deleted.has(item)) && !isNewItem(transaction, item)
+    const isChanged = (item: Item): boolean => inserted.has(item) || deleted.has(item)
+    const isVisibleEither = (item: Item): boolean => item.countable && (isOldVisible(item) || inserted.has(item))
+
+    const runs: { offset: number; first: Item; deleteLength: number; insertText: string; lastInserted: Item | null }[] = []
+    const visited = new Set<Item>()
+    for (const seed of [...inserted, ...deleted]) {
+      if (visited.has(seed)) continue
+      // Extend to the maximal run of changed items, stepping over items invisible before and after.
+      let first = seed
+      for (let cur = seed.left; cur !== null; cur = cur.left) {
+        if (isChanged(cur)) first = cur
+        else if (isVisibleEither(cur)) break
+      }
+      let deleteLength = 0
+      let insertText = ''
+      let lastInserted: Item | null = null
+      for (let cur: Item | null = first; cur !== null; cur = cur.right) {
+        if (isChanged(cur)) {
+          visited.add(cur)
+          if (inserted.has(cur)) {
+            insertText += contentText(cur)
+            lastInserted = cur
+          } else deleteLength += cur.length
+        } else if (isVisibleEither(cur)) break
+      }
+      const offset = this.offsetOf(first, oldLength, isOldVisible)
+      runs.push({ offset, first, deleteLength, insertText, lastInserted })
+    }
+    runs.sort((a, b) => a.offset - b.offset)
+
+    const changes: RawChange[] = []
+    let shift = 0
+    for (const run of runs) {
+      changes.push({ offset: run.offset + shift, deleteLength: run.deleteLength, insertText: run.insertText })
+      shift += run.insertText.length - run.deleteLength
+    }
+    if (oldLength + shift !== this.ytext.length) {
+      this.known.clear()
+      return null
+    }
+    this.remember(changes, runs)
+    return changes
+  }
+
+  private insertedItems(transaction: Y.Transaction): Set<Item> {
+    const result = new Set<Item>()
+    const store = transaction.doc.store
+    for (const [client, after] of transaction.afterState) {
+      const before = transaction.beforeState.get(client) ?? 0
+      if (after <= before) continue
+      const structs = store.clients.get(client)
+      if (!structs) continue
+      for (let i = Y.findIndexSS(structs, before); i < structs.length; i++) {
+        const struct = structs[i]!
+        if (struct.id.clock >= after) break
+        if (struct instanceof Y.Item && this.isOwnItem(struct) && !struct.deleted) result.add(struct)
+      }
+    }
+    return result
+  }
+
+  private deletedItems(transaction: Y.Transaction): Set<Item> {
+    const result = new Set<Item>()
+    const store = transaction.doc.store
+    for (const [client, ranges] of transaction.deleteSet.clients) {
+      const structs = store.clients.get(client)
+      if (!structs) continue
+      const before = transaction.beforeState.get(client) ?? 0
+      for (const range of ranges) {
+        const end = range.clock + range.len
+        for (let i = Y.findIndexSS(structs, range.clock); i < structs.length; i++) {
+          const struct = structs[i]!
+          if (struct.id.clock >= end) break
+          // Items both inserted and deleted by this transaction were never visible: not a change.
+          if (struct instanceof Y.Item && this.isOwnItem(struct) && struct.id.clock < before) result.add(struct)
+        }
+      }
+    }
+    return result
+  }
+
+  private isOwnItem(item: Item): boolean {
+    return item.parent === this.ytext && item.parentSub === null && item.countable
+  }
+
+  /** Offset of `item` in the text before the transaction, walking both ways to a known place. */
+  private offsetOf(item: Item, oldLength: number, isOldVisible: (item: Item) => boolean): number {
+    let left = item.left
+    let leftSum = 0
+    let right: Item | null = item
+    let rightSum = 0
+    for (;;) {
+      if (left === null) return leftSum
+      const knownLeft = this.known.get(left)
+      const leftLength = isOldVisible(left) ? left.length : 0
+      if (knownLeft !== undefined) return knownLeft + leftLength + leftSum
+      leftSum += leftLength
+      left = left.left
+      if (right === null) return oldLength - rightSum
+      if (right !== item) {
+        const knownRight = this.known.get(right)
+        if (knownRight !== undefined) return knownRight - rightSum
+      }
+      rightSum += isOldVisible(right) ? right.length : 0
+      right = right.right
+    }
+  }
+
+  private remember(changes: RawChange[], runs: { first: Item; lastInserted: Item | null }[]): void {
+    for (const change of changes) {
+      const { offset, deleteLength, insertText } = change
+      for (const [item, known] of this.known) {
+        if (known < offset) continue
+        if (known < offset + deleteLength) this.known.delete(item)
+        else this.known.set(item, known - deleteLength + insertText.length)
+      }
+    }
+    runs.forEach((run, i) => {
+      const change = changes[i]!
+      if (run.lastInserted !== null) {
+        this.known.set(run.lastInserted, change.offset + change.insertText.length - run.lastInserted.length)
+      }
+      // After a deletion the next edit is usually just left of it: remember the visible item there.
+      let left = run.first.left
+      while (left !== null && (left.deleted || !left.countable)) left = left.left
+      if (left !== null && left.parent === this.ytext) this.known.set(left, change.offset - left.length)
+    })
+    while (this.known.size > CACHE_LIMIT) this.known.delete(this.known.keys().next().value!)
+  }
+}
+
+function isNewItem(transaction: Y.Transaction, item: Item): boolean {
+  return item.id.clock >= (transaction.beforeState.get(item.id.client) ?? 0)
+}
+
+function contentText(item: Item): string {
+  const content = item.content
+  return content instanceof Y.ContentString ? content.str : '\ufffc'.repeat(item.length)
+}
