@@ -206,6 +206,21 @@ export class TextBuffer {
     return this.index.offsetForRow(point.row) + point.column
   }
 
+  // Relative positions (positions that survive everybody's edits)
+
+  /** A Yjs relative position for a character offset; assoc < 0 binds it to the character before. */
+  relativePositionForOffset(offset: number, assoc = -1): Y.RelativePosition {
+    const clamped = Math.max(0, Math.min(this.index.length, Math.floor(toFiniteNumber(offset))))
+    return this.changeReader.relativePositionAt(clamped, assoc)
+  }
+
+  /** The offset a relative position resolves to in this text, or null if it is not in it (yet). */
+  offsetForRelativePosition(position: Y.RelativePosition): number | null {
+    const absolute = Y.createAbsolutePositionFromRelativePosition(position, this.doc)
+    if (absolute === null || absolute.type !== this.ytext) return null
+    return Math.max(0, Math.min(this.index.length, absolute.index))
+  }
+
   // Writing
 
   /** Replaces the whole text in one transaction. */
@@ -219,26 +234,34 @@ export class TextBuffer {
     return this.getRange()
   }
 
-  /** Replaces the text in `range` and returns the range of the new text. */
-  setTextInRange(range: RangeLike, text: string): Range {
+  /**
+   * Replaces the text in `range` and returns the range of the new text. As in Atom, line endings in
+   * `text` are normalised to the ending of the row (or the row above) unless `normalizeLineEndings`
+   * is false; `origin` overrides the transaction origin (an untracked one keeps it out of undo).
+   */
+  setTextInRange(range: RangeLike, text: string, options: { normalizeLineEndings?: boolean; origin?: unknown } = {}): Range {
     this.assertText(text, 'text')
     const { start, end } = this.clipRange(range)
+    if (options.normalizeLineEndings !== false && /[\r\n]/.test(text)) {
+      const ending = this.lineEndingForRow(start.row) || this.lineEndingForRow(start.row - 1)
+      if (ending) text = text.replace(/\r\n|\r|\n/g, ending)
+    }
     const startOffset = this.offsetForPoint(start)
     const endOffset = this.offsetForPoint(end)
     this.transact(() => {
       if (endOffset > startOffset) this.ytext.delete(startOffset, endOffset - startOffset)
       if (text.length > 0) this.ytext.insert(startOffset, text)
-    })
+    }, options.origin ?? this.origin)
     return Range.fromText(start, text)
   }
 
-  insert(position: PointLike, text: string): Range {
+  insert(position: PointLike, text: string, options: { normalizeLineEndings?: boolean } = {}): Range {
     const point = this.clipPosition(position)
-    return this.setTextInRange(new Range(point, point), text)
+    return this.setTextInRange(new Range(point, point), text, options)
   }
 
-  append(text: string): Range {
-    return this.insert(this.getEndPosition(), text)
+  append(text: string, options: { normalizeLineEndings?: boolean } = {}): Range {
+    return this.insert(this.getEndPosition(), text, options)
   }
 
   delete(range: RangeLike): Range {

@@ -85,6 +85,66 @@ export class YTextChangeReader {
     return changes
   }
 
+  /**
+   * A relative position for `offset` (assoc < 0: bound to the character before it; otherwise to the
+   * one after), found by walking from the nearest remembered item rather than from the text's start.
+   */
+  relativePositionAt(offset: number, assoc: number): Y.RelativePosition {
+    const length = this.ytext.length
+    const target = assoc < 0 ? offset - 1 : offset
+    if (target < 0 || target >= length) {
+      return Y.createRelativePositionFromTypeIndex(this.ytext, Math.max(0, Math.min(offset, length)), assoc)
+    }
+    let best: Item | null = null
+    let bestOffset = 0
+    for (const [item, known] of this.known) {
+      if (!this.isLinked(item)) continue
+      if (best === null || Math.abs(known - target) < Math.abs(bestOffset - target)) {
+        best = item
+        bestOffset = known
+      }
+    }
+    // Past a few thousand characters a walk from the nearest end is no worse than Yjs's own search.
+    if (best === null || Math.abs(bestOffset - target) > Math.min(target, length - target, 4096)) {
+      return Y.createRelativePositionFromTypeIndex(this.ytext, offset, assoc)
+    }
+    let cur: Item | null = best
+    let pos = bestOffset
+    if (target >= pos) {
+      while (cur !== null) {
+        if (!cur.deleted && cur.countable) {
+          if (target < pos + cur.length) return this.positionInItem(cur, target - pos, assoc)
+          pos += cur.length
+        }
+        cur = cur.right
+      }
+    } else {
+      cur = cur.left
+      while (cur !== null) {
+        if (!cur.deleted && cur.countable) {
+          pos -= cur.length
+          if (target >= pos) return this.positionInItem(cur, target - pos, assoc)
+        }
+        cur = cur.left
+      }
+    }
+    return Y.createRelativePositionFromTypeIndex(this.ytext, offset, assoc)
+  }
+
+  private positionInItem(item: Item, index: number, assoc: number): Y.RelativePosition {
+    const ytext = this.ytext
+    const typeItem = ytext._item
+    const typeId = typeItem === null ? null : Y.createID(typeItem.id.client, typeItem.id.clock)
+    const tname = typeItem === null ? Y.findRootTypeKey(ytext) : null
+    return new Y.RelativePosition(typeId, tname, Y.createID(item.id.client, item.id.clock + index), assoc)
+  }
+
+  /** A remembered item may since have been merged into its left neighbour and left the list. */
+  private isLinked(item: Item): boolean {
+    if (item.deleted) return false
+    return item.left === null ? this.ytext._start === item : item.left.right === item
+  }
+
   private insertedItems(transaction: Y.Transaction): Set<Item> {
     const result = new Set<Item>()
     const store = transaction.doc.store

@@ -80,6 +80,17 @@ describe('TextBuffer', () => {
     expect(order).toEqual(['hook', 'listener', 'after'])
   })
 
+  it('normalises inserted line endings to the row ending unless asked not to', () => {
+    const buffer = new TextBuffer({ text: 'a\r\nb' })
+    buffer.insert([0, 1], 'x\ny\rz')
+    expect(buffer.getText()).toBe('ax\r\ny\r\nz\r\nb')
+    buffer.insert([0, 0], '1\n2', { normalizeLineEndings: false })
+    expect(buffer.getText()).toBe('1\n2ax\r\ny\r\nz\r\nb')
+    const plain = new TextBuffer({ text: 'no endings' })
+    plain.append('\r\nend')
+    expect(plain.getText()).toBe('no endings\r\nend')
+  })
+
   it('deletes rows with their endings', () => {
     const buffer = new TextBuffer({ text: 'a\nb\nc' })
     buffer.deleteRows(2, 2)
@@ -111,7 +122,7 @@ describe('TextBuffer', () => {
         const del = random.int(Math.min(6, length - at) + 1)
         const text = random.string(4, alphabet)
         const kind = random.int(6)
-        if (kind === 0) buffer.setTextInRange([buffer.positionForCharacterIndex(at), buffer.positionForCharacterIndex(at + del)], text)
+        if (kind === 0) buffer.setTextInRange([buffer.positionForCharacterIndex(at), buffer.positionForCharacterIndex(at + del)], text, { normalizeLineEndings: random.bool() })
         else if (kind === 1) buffer.doc.transact(() => {
           buffer.ytext.delete(at, del)
           buffer.ytext.insert(at, text)
@@ -125,6 +136,12 @@ describe('TextBuffer', () => {
         else if (kind === 3) undo.undo()
         else if (kind === 4) undo.redo()
         else buffer.insert(buffer.positionForCharacterIndex(at), text)
+        const probe = random.int(buffer.ytext.length + 1)
+        const assoc = random.bool() ? -1 : 0
+        const fast = buffer.relativePositionForOffset(probe, assoc)
+        expect(Y.createAbsolutePositionFromRelativePosition(fast, buffer.doc)?.index).toBe(probe)
+        const slow = Y.createRelativePositionFromTypeIndex(buffer.ytext, probe, assoc)
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(slow))
         const expected = buffer.ytext.toString()
         if (buffer.getText() !== expected || shadow !== expected) {
           throw new Error(`seed ${seed}, step ${step}: index ${JSON.stringify(buffer.getText())} shadow ${JSON.stringify(shadow)} != ${JSON.stringify(expected)}`)
