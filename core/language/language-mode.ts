@@ -1,0 +1,117 @@
+import type { Tree } from '@lezer/common'
+import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { PointLike } from '../point/point.ts'
+import { assertLine, assertRow, clipRow } from './arguments.ts'
+import { decreasedIndentLevel, suggestedIndentLevel, type IndentOptions, type IndentSource } from './indentation.ts'
+import type { CommentStrings } from './language-spec.ts'
+import { languageSpec } from './languages/index.ts'
+import { isLanguageId, languageInfo, LANGUAGE_IDS, type LanguageId } from './registry.ts'
+import { ScopeDescriptor } from './scope-descriptor.ts'
+import { TreeLanguageMode } from './tree-language-mode.ts'
+
+export type { CommentStrings } from './language-spec.ts'
+export type { IndentOptions } from './indentation.ts'
+
+/**
+ * The language-aware queries an editor makes about its buffer. One per editor; plain text is a mode too (no
+ * tree, scope 'text.plain', no comment strings, indentation kept from the line above).
+ */
+export interface LanguageMode {
+  readonly id: LanguageId
+  /** 'text.plain', 'source.js', 'source.ts', 'source.js.jsx', 'source.tsx', 'source.python', 'source.json', 'source.css', 'text.html.basic', 'source.gfm'. */
+  readonly rootScope: string
+  /** TextMate-style scopes of the character at `position` (of the one before it at the end of a line), as Atom. */
+  scopeDescriptorForPosition(position: PointLike): ScopeDescriptor
+  /** The root scope, then the syntax node names from the tree's top node down to `position`. */
+  syntaxTreeScopeDescriptorForPosition(position: PointLike): ScopeDescriptor
+  /** The comment delimiters of the language at `position` (JavaScript or CSS inside HTML differ from HTML). */
+  commentStringsForPosition(position: PointLike): CommentStrings
+  /** Whether `row` is comment-only: its first non-blank character is in a comment (or it is inside one). */
+  isRowCommented(row: number): boolean
+  /** The desired indent level of `row` from the rows above and, unless `skipDecrease`, its own leading closer. */
+  suggestedIndentForBufferRow(row: number, options: IndentOptions): number
+  /** As `suggestedIndentForBufferRow`, for `line` as if it were the text of `row` (Atom's multi-line insert). */
+  suggestedIndentForLineAtBufferRow(row: number, line: string, options: IndentOptions): number
+  /** Whether `row` starts with a closer that should take its indent back (a closing bracket, `else:`). */
+  shouldDecreaseIndentForRow(row: number): boolean
+  /**
+   * Atom's `autoDecreaseIndent`: the lower level `row` should drop to now that it starts with a closer, or
+   * undefined when it should keep its indentation.
+   */
+  suggestedIndentForEditedBufferRow(row: number, options: IndentOptions): number | undefined
+  /** The complete syntax tree of the current text (parsing what changed), or null for plain text. */
+  getSyntaxTree(): Tree | null
+  destroy(): void
+}
+
+/**
+ * Creates the mode of language `id` for `buffer`. It parses lazily on the first query and follows the buffer
+ * through its change hook, re-parsing only what changed (local or remote edits alike) on the next query.
+ */
+export function createLanguageMode(id: LanguageId, buffer: TextBuffer): LanguageMode {
+  if (!isLanguageId(id)) throw new TypeError(`language must be one of ${LANGUAGE_IDS.join(', ')}; got ${String(id)}`)
+  const spec = languageSpec(id)
+  return spec ? new TreeLanguageMode(spec, buffer) : new PlainTextMode(buffer)
+}
+
+/** Plain text: one scope everywhere, no comments, and each new line keeps the previous line's indentation. */
+class PlainTextMode implements LanguageMode {
+  readonly id = 'text' as const
+  readonly rootScope = languageInfo('text').rootScope
+  private readonly indentSource: IndentSource
+
+  constructor(private readonly buffer: TextBuffer) {
+    this.indentSource = {
+      lineForRow: (row) => buffer.lineForRow(row) ?? '',
+      isRowBlank: (row) => buffer.isRowBlank(row),
+      rulesForRow: () => null,
+      codeForRow: (row) => buffer.lineForRow(row) ?? '',
+      isRowCommented: () => false,
+    }
+  }
+
+  scopeDescriptorForPosition(position: PointLike): ScopeDescriptor {
+    this.buffer.clipPosition(position)
+    return new ScopeDescriptor({ scopes: [this.rootScope] })
+  }
+
+  syntaxTreeScopeDescriptorForPosition(position: PointLike): ScopeDescriptor {
+    return this.scopeDescriptorForPosition(position)
+  }
+
+  commentStringsForPosition(position: PointLike): CommentStrings {
+    this.buffer.clipPosition(position)
+    return {}
+  }
+
+  isRowCommented(row: number): boolean {
+    assertRow(row)
+    return false
+  }
+
+  suggestedIndentForBufferRow(row: number, options: IndentOptions): number {
+    const clipped = clipRow(this.buffer, row, options)
+    const line = this.buffer.lineForRow(clipped) ?? ''
+    return suggestedIndentLevel(this.indentSource, clipped, line, line, options)
+  }
+
+  suggestedIndentForLineAtBufferRow(row: number, line: string, options: IndentOptions): number {
+    assertLine(line)
+    return suggestedIndentLevel(this.indentSource, clipRow(this.buffer, row, options), line, line, options)
+  }
+
+  shouldDecreaseIndentForRow(row: number): boolean {
+    assertRow(row)
+    return false
+  }
+
+  suggestedIndentForEditedBufferRow(row: number, options: IndentOptions): number | undefined {
+    return decreasedIndentLevel(this.indentSource, clipRow(this.buffer, row, options), options)
+  }
+
+  getSyntaxTree(): null {
+    return null
+  }
+
+  destroy(): void {}
+}

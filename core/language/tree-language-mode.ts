@@ -1,0 +1,137 @@
+import type { Tree } from '@lezer/common'
+import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { PointLike } from '../point/point.ts'
+import { assertLine, assertRow, clipRow } from './arguments.ts'
+import { decreasedIndentLevel, suggestedIndentLevel, type IndentOptions, type IndentSource } from './indentation.ts'
+import type { CommentStrings, IndentRules, LanguageSpec, SourceReader } from './language-spec.ts'
+import type { LanguageMode } from './language-mode.ts'
+import type { LanguageId } from './registry.ts'
+import { ScopeDescriptor } from './scope-descriptor.ts'
+import { resolveOffset, type ResolvedPosition } from './scopes.ts'
+import { IncrementalSyntaxTree } from './syntax-tree.ts'
+
+/** Atom's test for a comment scope (`TokenizedLine#isComment`). */
+const COMMENT_SCOPE = /(\b|_)comment(\b|_)/
+const NON_WHITESPACE = /\S/
+
+/** A language mode backed by an incrementally parsed Lezer tree. */
+export class TreeLanguageMode implements LanguageMode {
+  readonly id: LanguageId
+  readonly rootScope: string
+  private readonly syntax: IncrementalSyntaxTree
+  private readonly reader: SourceReader
+  private readonly indentSource: IndentSource
+
+  constructor(
+    private readonly spec: LanguageSpec,
+    private readonly buffer: TextBuffer,
+  ) {
+    this.id = spec.id
+    this.rootScope = spec.rootScope
+    this.syntax = new IncrementalSyntaxTree(buffer, spec.parser)
+    this.reader = { text: (from, to) => buffer.getTextBetweenOffsets(from, to) }
+    this.indentSource = {
+      lineForRow: (row) => buffer.lineForRow(row) ?? '',
+      isRowBlank: (row) => buffer.isRowBlank(row),
+      rulesForRow: (row) => this.rulesForRow(row),
+      codeForRow: (row) => this.codeForRow(row),
+      isRowCommented: (row) => this.isRowCommented(row),
+    }
+  }
+
+  getSyntaxTree(): Tree {
+    return this.syntax.getTree()
+  }
+
+  scopeDescriptorForPosition(position: PointLike): ScopeDescriptor {
+    return new ScopeDescriptor({ scopes: this.resolvePosition(position).scopes })
+  }
+
+  syntaxTreeScopeDescriptorForPosition(position: PointLike): ScopeDescriptor {
+    return new ScopeDescriptor({ scopes: [this.rootScope, ...this.resolvePosition(position).nodeNames] })
+  }
+
+  commentStringsForPosition(position: PointLike): CommentStrings {
+    const point = this.buffer.clipPosition(position)
+    const first = (this.buffer.lineForRow(point.row) ?? '').search(NON_WHITESPACE)
+    // In a line's indentation the line's first character decides (a script line inside HTML is JavaScript).
+    const resolved = first === -1 || point.column <= first ? this.resolveRow(point.row) : this.resolvePosition(point)
+    return resolved.language.commentStrings(resolved.node, this.reader)
+  }
+
+  isRowCommented(row: number): boolean {
+    assertRow(row)
+    if (!Number.isInteger(row) || row < 0 || row > this.buffer.getLastRow()) return false
+    return this.resolveRow(row).scopes.some((scope) => COMMENT_SCOPE.test(scope))
+  }
+
+  suggestedIndentForBufferRow(row: number, options: IndentOptions): number {
+    const clipped = clipRow(this.buffer, row, options)
+    return suggestedIndentLevel(this.indentSource, clipped, this.buffer.lineForRow(clipped) ?? '', this.codeForRow(clipped), options)
+  }
+
+  suggestedIndentForLineAtBufferRow(row: number, line: string, options: IndentOptions): number {
+    assertLine(line)
+    return suggestedIndentLevel(this.indentSource, clipRow(this.buffer, row, options), line, line, options)
+  }
+
+  shouldDecreaseIndentForRow(row: number): boolean {
+    assertRow(row)
+    if (!Number.isInteger(row) || row < 0 || row > this.buffer.getLastRow()) return false
+    const rules = this.rulesForRow(row)
+    return rules ? rules.decrease(this.buffer.lineForRow(row) ?? '', this.codeForRow(row)) : false
+  }
+
+  suggestedIndentForEditedBufferRow(row: number, options: IndentOptions): number | undefined {
+    return decreasedIndentLevel(this.indentSource, clipRow(this.buffer, row, options), options)
+  }
+
+  destroy(): void {
+    this.syntax.destroy()
+  }
+
+  /** The character at a position, or the one before it at the end of a line (Atom's rule). */
+  private resolvePosition(position: PointLike): ResolvedPosition {
+    const point = this.buffer.clipPosition(position)
+    const lineLength = this.buffer.lineLengthForRow(point.row)
+    const offset = this.buffer.characterIndexForPosition(point)
+    if (lineLength === 0) return resolveOffset(this.spec, this.syntax.getTree(), this.reader, offset, 0)
+    return resolveOffset(this.spec, this.syntax.getTree(), this.reader, point.column >= lineLength ? offset - 1 : offset, 1)
+  }
+
+  /** A row's first non-blank character; for a blank row, what encloses its start. */
+  private resolveRow(row: number): ResolvedPosition {
+    const line = this.buffer.lineForRow(row) ?? ''
+    const rowStart = this.buffer.characterIndexForPosition([row, 0])
+    const first = line.search(NON_WHITESPACE)
+    const tree = this.syntax.getTree()
+    if (first === -1) return resolveOffset(this.spec, tree, this.reader, rowStart, line.length === 0 ? 0 : 1)
+    return resolveOffset(this.spec, tree, this.reader, rowStart + first, 1)
+  }
+
+  private rulesForRow(row: number): IndentRules | null {
+    return this.resolveRow(row).language.indent
+  }
+
+  /** The row's text with its strings and comments blanked to spaces, so their brackets are not code. */
+  private codeForRow(row: number): string {
+    const line = this.buffer.lineForRow(row) ?? ''
+    const opaque = this.resolveRow(row).language.opaque
+    if (opaque.size === 0 || line.length === 0) return line
+    const rowStart = this.buffer.characterIndexForPosition([row, 0])
+    const rowEnd = rowStart + line.length
+    const blanks: [number, number][] = []
+    this.syntax.getTree().iterate({
+      from: rowStart,
+      to: rowEnd,
+      enter: (node) => {
+        if (!opaque.has(node.name) || node.to <= rowStart || node.from >= rowEnd) return undefined
+        blanks.push([Math.max(node.from, rowStart) - rowStart, Math.min(node.to, rowEnd) - rowStart])
+        return false
+      },
+    })
+    let code = line
+    for (const [from, to] of blanks) code = code.slice(0, from) + ' '.repeat(to - from) + code.slice(to)
+    return code
+  }
+}
