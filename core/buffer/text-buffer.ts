@@ -41,6 +41,8 @@ export class TextBuffer {
   private readonly hooks: ChangeHook[] = []
   private readonly afterHooks: ChangeHook[] = []
   private readonly changeReader: YTextChangeReader
+  /** Clock ranges this buffer inserted in each open transaction (already mirrored). */
+  private readonly ownEdits = new WeakMap<Y.Transaction, [number, number][]>()
   /** How many transactions had to be read through Yjs's slow delta (a diagnostic; expected 0). */
   slowReads = 0
   /** Increases with every change of the text; lets callers cache derived values. */
@@ -226,11 +228,7 @@ export class TextBuffer {
   /** Replaces the whole text in one transaction. */
   setText(text: string): Range {
     this.assertText(text, 'text')
-    this.transact(() => {
-      const length = this.ytext.length
-      if (length > 0) this.ytext.delete(0, length)
-      if (text.length > 0) this.ytext.insert(0, text)
-    })
+    this.replace(0, this.index.length, text, this.origin)
     return this.getRange()
   }
 
@@ -248,10 +246,7 @@ export class TextBuffer {
     }
     const startOffset = this.offsetForPoint(start)
     const endOffset = this.offsetForPoint(end)
-    this.transact(() => {
-      if (endOffset > startOffset) this.ytext.delete(startOffset, endOffset - startOffset)
-      if (text.length > 0) this.ytext.insert(startOffset, text)
-    }, options.origin ?? this.origin)
+    this.replace(startOffset, endOffset - startOffset, text, options.origin ?? this.origin)
     return Range.fromText(start, text)
   }
 
@@ -327,16 +322,54 @@ export class TextBuffer {
     return Math.max(0, Math.min(this.getLastRow(), n))
   }
 
+  /**
+   * Writes to the Y.Text and mirrors the edit at once. Yjs runs observers only when the outermost
+   * transaction ends, but a command that edits at several cursors must see each edit before the
+   * next; so our own edits are applied to the index (and hooks) immediately, and the observer later
+   * only checks that nothing else changed the text inside the same transaction.
+   */
+  private replace(offset: number, deleteLength: number, text: string, origin: unknown): void {
+    if (deleteLength === 0 && text.length === 0) return
+    this.doc.transact((transaction) => {
+      const client = this.doc.clientID
+      const clockBefore = Y.getState(this.doc.store, client)
+      if (deleteLength > 0) this.ytext.delete(offset, deleteLength)
+      if (text.length > 0) this.ytext.insert(offset, text)
+      const clockAfter = Y.getState(this.doc.store, client)
+      let own = this.ownEdits.get(transaction)
+      if (!own) this.ownEdits.set(transaction, (own = []))
+      own.push([clockBefore, clockAfter])
+      const change = { offset, deleteLength, insertText: text }
+      this.changeReader.noteOwnChange(change, clockAfter > clockBefore ? Y.createID(client, clockAfter - 1) : null)
+      this.applyChanges([change], transaction.origin, true)
+    }, origin)
+  }
+
   private applyYEvent(event: Y.YTextEvent, transaction: Y.Transaction): void {
+    const own = this.ownEdits.get(transaction)
+    if (own) {
+      this.ownEdits.delete(transaction)
+      if (this.ytext.length === this.index.length && this.changeReader.insertedOnlyIn(transaction, own)) return
+      // Something else edited the text inside our transaction: realign with one covering change.
+      this.changeReader.reset()
+      this.applyChanges([diffChange(this.index.getText(), this.ytext.toString())], transaction.origin, transaction.local)
+      return
+    }
     let raw = this.changeReader.read(transaction, this.index.length)
     if (raw === null) {
       this.slowReads++
       raw = rawChangesFromDelta(event)
     }
+    this.applyChanges(raw, transaction.origin, transaction.local, true)
+  }
+
+  private applyChanges(raw: readonly RawChange[], origin: unknown, local: boolean, repairSurrogates = false): void {
     if (raw.length === 0) return
     const changes: TextChange[] = []
     for (const rawChange of raw) {
-      const { offset, deleteLength, insertText } = this.withSplitSurrogates(rawChange)
+      // Each change's offsets assume the earlier ones applied, so repair against the current index.
+      const { offset, deleteLength, insertText } = repairSurrogates ? this.withSplitSurrogates(rawChange) : rawChange
+      if (deleteLength === 0 && insertText.length === 0) continue
       const start = this.positionForOffsetUnclipped(offset)
       const oldText = this.index.textBetween(offset, offset + deleteLength)
       const oldEnd = this.positionForOffsetUnclipped(offset + deleteLength)
@@ -356,8 +389,9 @@ export class TextBuffer {
         newText: insertText,
       })
     }
+    if (changes.length === 0) return
     this.version++
-    const bufferEvent: BufferChangeEvent = { changes, origin: transaction.origin, local: transaction.local }
+    const bufferEvent: BufferChangeEvent = { changes, origin, local }
     for (const hook of [...this.hooks]) hook(bufferEvent)
     try {
       this.emitter.emit('did-change', bufferEvent)
@@ -434,4 +468,14 @@ function isHighSurrogate(text: string, index: number): boolean {
 function isLowSurrogate(text: string, index: number): boolean {
   const code = text.charCodeAt(index)
   return code >= 0xdc00 && code <= 0xdfff
+}
+
+/** One change turning `before` into `after`: everything between their common prefix and suffix. */
+function diffChange(before: string, after: string): RawChange {
+  let prefix = 0
+  const max = Math.min(before.length, after.length)
+  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++
+  let suffix = 0
+  while (suffix < max - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++
+  return { offset: prefix, deleteLength: before.length - prefix - suffix, insertText: after.slice(prefix, after.length - suffix) }
 }

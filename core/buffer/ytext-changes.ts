@@ -209,15 +209,46 @@ export class YTextChangeReader {
     }
   }
 
-  private remember(changes: RawChange[], runs: { first: Item; lastInserted: Item | null }[]): void {
-    for (const change of changes) {
-      const { offset, deleteLength, insertText } = change
-      for (const [item, known] of this.known) {
-        if (known < offset) continue
-        if (known < offset + deleteLength) this.known.delete(item)
-        else this.known.set(item, known - deleteLength + insertText.length)
-      }
+  /**
+   * Called for an edit this buffer made itself and mirrored at once: keeps remembered offsets right,
+   * and remembers the inserted item (`lastInsertedId` is its last character).
+   */
+  noteOwnChange(change: RawChange, lastInsertedId: Y.ID | null): void {
+    this.shiftKnown(change)
+    if (lastInsertedId === null) return
+    const struct = Y.getItem(this.ytext.doc!.store, lastInsertedId)
+    if (struct instanceof Y.Item && struct.countable && struct.parent === this.ytext) {
+      this.known.set(struct, change.offset + change.insertText.length - struct.length)
+      this.trim()
     }
+  }
+
+  /** Whether every item of this text the transaction inserted lies in the given clock ranges of our client. */
+  insertedOnlyIn(transaction: Y.Transaction, ranges: readonly [number, number][]): boolean {
+    const own = this.ytext.doc!.clientID
+    for (const item of this.insertedItems(transaction)) {
+      if (item.id.client !== own) return false
+      const clock = item.id.clock
+      if (!ranges.some(([from, to]) => clock >= from && clock + item.length <= to)) return false
+    }
+    return true
+  }
+
+  private shiftKnown(change: RawChange): void {
+    const { offset, deleteLength, insertText } = change
+    for (const [item, known] of this.known) {
+      if (known < offset) continue
+      if (known < offset + deleteLength) this.known.delete(item)
+      else this.known.set(item, known - deleteLength + insertText.length)
+    }
+  }
+
+  private trim(): void {
+    while (this.known.size > CACHE_LIMIT) this.known.delete(this.known.keys().next().value!)
+  }
+
+  private remember(changes: RawChange[], runs: { first: Item; lastInserted: Item | null }[]): void {
+    for (const change of changes) this.shiftKnown(change)
     runs.forEach((run, i) => {
       const change = changes[i]!
       if (run.lastInserted !== null) {
@@ -228,7 +259,7 @@ export class YTextChangeReader {
       while (left !== null && (left.deleted || !left.countable)) left = left.left
       if (left !== null && left.parent === this.ytext) this.known.set(left, change.offset - left.length)
     })
-    while (this.known.size > CACHE_LIMIT) this.known.delete(this.known.keys().next().value!)
+    this.trim()
   }
 }
 

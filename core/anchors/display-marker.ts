@@ -1,0 +1,331 @@
+import { Emitter } from '../events/emitter.ts'
+import type { Disposable } from '../events/disposable.ts'
+import { Point, type PointLike } from '../point/point.ts'
+import { Range, type RangeLike } from '../point/range.ts'
+import type { ClipOptions } from '../display/display-layer.ts'
+import type { MarkerLayer } from './marker-layer.ts'
+
+export type InvalidationStrategy = 'never' | 'surround' | 'overlap' | 'inside' | 'touch'
+
+export interface MarkerOptions {
+  reversed?: boolean
+  /** False for a position marker (cursor): it has no tail until one is planted. */
+  tailed?: boolean
+  /** Insertions at an exclusive marker's edges go outside it; default: exclusive when it has no tail. */
+  exclusive?: boolean
+  invalidate?: InvalidationStrategy
+  /** A marker that follows another user's position: insertions at its edges never push it. */
+  remote?: boolean
+  properties?: Record<string, unknown>
+}
+
+export interface MarkerChangeEvent {
+  oldHeadBufferPosition: Point
+  newHeadBufferPosition: Point
+  oldTailBufferPosition: Point
+  newTailBufferPosition: Point
+  oldHeadScreenPosition: Point
+  newHeadScreenPosition: Point
+  oldTailScreenPosition: Point
+  newTailScreenPosition: Point
+  wasValid: boolean
+  isValid: boolean
+  textChanged: boolean
+}
+
+interface MarkerEvents {
+  'did-change': MarkerChangeEvent
+  'did-destroy': undefined
+}
+
+interface Snapshot {
+  head: Point
+  tail: Point
+  headScreen: Point
+  tailScreen: Point
+  valid: boolean
+}
+
+/**
+ * A range in the buffer that moves with edits, as Atom's `DisplayMarker`: a head and a tail (equal
+ * when it has none), resolved to buffer and screen coordinates on demand. Positions are kept as
+ * character offsets because those survive every edit, '\r\n' joins included.
+ */
+export class DisplayMarker {
+  readonly id: number
+  /** Internal: offsets maintained by the layer. */
+  headOffset: number
+  tailOffset: number
+  tailed: boolean
+  valid = true
+  private destroyed = false
+  private readonly exclusive: boolean | undefined
+  readonly invalidate: InvalidationStrategy
+  readonly remote: boolean
+  private properties: Record<string, unknown>
+  private readonly emitter = new Emitter<MarkerEvents>()
+  private snapshot: Snapshot | null = null
+  private cacheVersion = -1
+  private cachedHead: Point | null = null
+  private cachedTail: Point | null = null
+
+  constructor(
+    readonly layer: MarkerLayer,
+    id: number,
+    headOffset: number,
+    tailOffset: number,
+    options: MarkerOptions,
+  ) {
+    this.id = id
+    this.headOffset = headOffset
+    this.tailOffset = tailOffset
+    this.tailed = options.tailed ?? true
+    this.exclusive = options.exclusive
+    this.invalidate = options.invalidate ?? 'overlap'
+    this.remote = options.remote ?? false
+    this.properties = { ...(options.properties ?? {}) }
+  }
+
+  // Queries
+
+  getBufferRange(): Range {
+    return new Range(this.getHeadBufferPosition(), this.getTailBufferPosition())
+  }
+
+  getScreenRange(): Range {
+    return this.layer.display.screenRangeForBufferRange(this.getBufferRange())
+  }
+
+  getHeadBufferPosition(): Point {
+    this.refresh()
+    return this.cachedHead!
+  }
+
+  getTailBufferPosition(): Point {
+    this.refresh()
+    return this.cachedTail!
+  }
+
+  getStartBufferPosition(): Point {
+    return this.isReversed() ? this.getHeadBufferPosition() : this.getTailBufferPosition()
+  }
+
+  getEndBufferPosition(): Point {
+    return this.isReversed() ? this.getTailBufferPosition() : this.getHeadBufferPosition()
+  }
+
+  getHeadScreenPosition(options?: ClipOptions): Point {
+    return this.layer.display.screenPositionForBufferPosition(this.getHeadBufferPosition(), options)
+  }
+
+  getTailScreenPosition(options?: ClipOptions): Point {
+    return this.layer.display.screenPositionForBufferPosition(this.getTailBufferPosition(), options)
+  }
+
+  getStartScreenPosition(options?: ClipOptions): Point {
+    return this.layer.display.screenPositionForBufferPosition(this.getStartBufferPosition(), options)
+  }
+
+  getEndScreenPosition(options?: ClipOptions): Point {
+    return this.layer.display.screenPositionForBufferPosition(this.getEndBufferPosition(), options)
+  }
+
+  isReversed(): boolean {
+    return this.tailed && this.headOffset < this.tailOffset
+  }
+
+  hasTail(): boolean {
+    return this.tailed
+  }
+
+  isEmpty(): boolean {
+    return this.headOffset === this.tailOffset
+  }
+
+  isValid(): boolean {
+    return this.valid && !this.destroyed
+  }
+
+  isDestroyed(): boolean {
+    return this.destroyed
+  }
+
+  isExclusive(): boolean {
+    return this.exclusive ?? !this.tailed
+  }
+
+  getInvalidationStrategy(): InvalidationStrategy {
+    return this.invalidate
+  }
+
+  getProperties(): Record<string, unknown> {
+    return { ...this.properties }
+  }
+
+  setProperties(properties: Record<string, unknown>): void {
+    Object.assign(this.properties, properties)
+  }
+
+  compare(other: DisplayMarker): number {
+    return this.getBufferRange().compare(other.getBufferRange())
+  }
+
+  isEqual(other: DisplayMarker): boolean {
+    return this.getBufferRange().isEqual(other.getBufferRange()) && this.isReversed() === other.isReversed()
+  }
+
+  // Changes
+
+  setBufferRange(range: RangeLike, options: { reversed?: boolean } = {}): void {
+    const r = this.layer.buffer.clipRange(Range.fromObject(range, false, 'range'))
+    const reversed = options.reversed ?? this.isReversed()
+    const start = this.layer.buffer.characterIndexForPosition(r.start)
+    const end = this.layer.buffer.characterIndexForPosition(r.end)
+    this.update(() => {
+      this.tailed = true
+      this.headOffset = reversed ? start : end
+      this.tailOffset = reversed ? end : start
+    })
+  }
+
+  setScreenRange(range: RangeLike, options: { reversed?: boolean } & ClipOptions = {}): void {
+    this.setBufferRange(this.layer.display.bufferRangeForScreenRange(range, options), options)
+  }
+
+  setHeadBufferPosition(position: PointLike): void {
+    const offset = this.layer.buffer.characterIndexForPosition(position)
+    this.update(() => {
+      this.headOffset = offset
+      if (!this.tailed) this.tailOffset = offset
+    })
+  }
+
+  setHeadScreenPosition(position: PointLike, options?: ClipOptions): void {
+    this.setHeadBufferPosition(this.layer.display.bufferPositionForScreenPosition(position, options))
+  }
+
+  setTailBufferPosition(position: PointLike): void {
+    const offset = this.layer.buffer.characterIndexForPosition(position)
+    this.update(() => {
+      this.tailed = true
+      this.tailOffset = offset
+    })
+  }
+
+  setTailScreenPosition(position: PointLike, options?: ClipOptions): void {
+    this.setTailBufferPosition(this.layer.display.bufferPositionForScreenPosition(position, options))
+  }
+
+  /** Gives the marker a tail where its head is, if it has none. */
+  plantTail(): void {
+    if (this.tailed) return
+    this.update(() => {
+      this.tailed = true
+      this.tailOffset = this.headOffset
+    })
+  }
+
+  /** Removes the tail: the marker becomes its head position. */
+  clearTail(): void {
+    this.update(() => {
+      this.tailed = false
+      this.tailOffset = this.headOffset
+    })
+  }
+
+  destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
+    this.layer.forget(this)
+    try {
+      this.emitter.emit('did-destroy')
+    } finally {
+      this.emitter.dispose()
+    }
+  }
+
+  // Events
+
+  onDidChange(callback: (event: MarkerChangeEvent) => void): Disposable {
+    if (this.snapshot === null) this.snapshot = this.takeSnapshot()
+    return this.emitter.on('did-change', callback)
+  }
+
+  onDidDestroy(callback: () => void): Disposable {
+    return this.emitter.once('did-destroy', callback)
+  }
+
+  /** Internal: whether anybody listens, so the layer can skip resolving positions nobody reads. */
+  hasChangeListeners(): boolean {
+    return this.emitter.hasListeners('did-change')
+  }
+
+  /** Internal: called by the layer after a text change moved this marker. */
+  notifyTextChanged(): void {
+    this.emitChangeIfMoved(true)
+  }
+
+  /** Internal: for markers changed outside of a notification (layout changes). */
+  resnapshot(): void {
+    if (this.snapshot !== null) this.snapshot = this.takeSnapshot()
+  }
+
+  private update(mutate: () => void): void {
+    if (this.destroyed) throw new Error('This marker has been destroyed')
+    if (this.hasChangeListeners() && this.snapshot === null) this.snapshot = this.takeSnapshot()
+    mutate()
+    this.cacheVersion = -1
+    this.emitChangeIfMoved(false)
+  }
+
+  private emitChangeIfMoved(textChanged: boolean): void {
+    if (!this.hasChangeListeners() || this.destroyed) return
+    const old = this.snapshot ?? this.takeSnapshot()
+    const now = this.takeSnapshot()
+    this.snapshot = now
+    if (
+      old.head.isEqual(now.head) &&
+      old.tail.isEqual(now.tail) &&
+      old.headScreen.isEqual(now.headScreen) &&
+      old.tailScreen.isEqual(now.tailScreen) &&
+      old.valid === now.valid
+    ) {
+      return
+    }
+    this.emitter.emit('did-change', {
+      oldHeadBufferPosition: old.head,
+      newHeadBufferPosition: now.head,
+      oldTailBufferPosition: old.tail,
+      newTailBufferPosition: now.tail,
+      oldHeadScreenPosition: old.headScreen,
+      newHeadScreenPosition: now.headScreen,
+      oldTailScreenPosition: old.tailScreen,
+      newTailScreenPosition: now.tailScreen,
+      wasValid: old.valid,
+      isValid: now.valid,
+      textChanged,
+    })
+  }
+
+  private takeSnapshot(): Snapshot {
+    const head = this.getHeadBufferPosition()
+    const tail = this.getTailBufferPosition()
+    const display = this.layer.display
+    return {
+      head,
+      tail,
+      headScreen: display.screenPositionForBufferPosition(head),
+      tailScreen: tail.isEqual(head) ? display.screenPositionForBufferPosition(head) : display.screenPositionForBufferPosition(tail),
+      valid: this.valid,
+    }
+  }
+
+  private refresh(): void {
+    const version = this.layer.buffer.version
+    if (this.cacheVersion === version && this.cachedHead !== null) return
+    const buffer = this.layer.buffer
+    this.cachedHead = buffer.positionForCharacterIndex(this.headOffset)
+    this.cachedTail = this.tailOffset === this.headOffset ? this.cachedHead : buffer.positionForCharacterIndex(this.tailOffset)
+    this.cacheVersion = version
+  }
+}

@@ -1,0 +1,145 @@
+import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { BufferChangeEvent, TextChange } from '../buffer/text-change.ts'
+import type { DisplayLayer } from '../display/display-layer.ts'
+import type { Disposable } from '../events/disposable.ts'
+import { Point, type PointLike } from '../point/point.ts'
+import { Range, type RangeLike } from '../point/range.ts'
+import { DisplayMarker, type MarkerOptions } from './display-marker.ts'
+import { mapOffset } from './offset-mapping.ts'
+
+/**
+ * Owns markers of one editor and moves them through every change of the text, whoever made it.
+ * Mapping is O(markers) per change and resolves no position; events are computed only for markers
+ * that have listeners, after the buffer's public listeners have run.
+ */
+export class MarkerLayer {
+  private readonly markers = new Set<DisplayMarker>()
+  private nextId = 1
+  private readonly subscriptions: Disposable[]
+  private moved = new Set<DisplayMarker>()
+
+  constructor(
+    readonly buffer: TextBuffer,
+    readonly display: DisplayLayer,
+  ) {
+    this.subscriptions = [
+      buffer.addChangeHook((event) => this.applyChanges(event)),
+      buffer.addAfterChangeHook(() => this.emitMoves()),
+    ]
+  }
+
+  destroy(): void {
+    for (const subscription of this.subscriptions) subscription.dispose()
+    for (const marker of [...this.markers]) marker.destroy()
+  }
+
+  markBufferRange(range: RangeLike, options: MarkerOptions = {}): DisplayMarker {
+    const r = this.buffer.clipRange(Range.fromObject(range, false, 'range'))
+    const start = this.buffer.characterIndexForPosition(r.start)
+    const end = this.buffer.characterIndexForPosition(r.end)
+    const reversed = options.reversed ?? false
+    return this.add(reversed ? start : end, reversed ? end : start, options)
+  }
+
+  markBufferPosition(position: PointLike, options: MarkerOptions = {}): DisplayMarker {
+    const offset = this.buffer.characterIndexForPosition(Point.fromObject(position, false, 'position'))
+    return this.add(offset, offset, { tailed: false, ...options })
+  }
+
+  markScreenRange(range: RangeLike, options: MarkerOptions = {}): DisplayMarker {
+    return this.markBufferRange(this.display.bufferRangeForScreenRange(range), options)
+  }
+
+  markScreenPosition(position: PointLike, options: MarkerOptions = {}): DisplayMarker {
+    return this.markBufferPosition(this.display.bufferPositionForScreenPosition(position), options)
+  }
+
+  getMarkers(): DisplayMarker[] {
+    return [...this.markers]
+  }
+
+  getMarkerCount(): number {
+    return this.markers.size
+  }
+
+  /** Internal: called by a marker being destroyed. */
+  forget(marker: DisplayMarker): void {
+    this.markers.delete(marker)
+    this.moved.delete(marker)
+  }
+
+  private add(headOffset: number, tailOffset: number, options: MarkerOptions): DisplayMarker {
+    const marker = new DisplayMarker(this, this.nextId++, headOffset, tailOffset, options)
+    this.markers.add(marker)
+    return marker
+  }
+
+  private applyChanges(event: BufferChangeEvent): void {
+    for (const change of event.changes) {
+      for (const marker of this.markers) this.applyChange(marker, change, event.local)
+    }
+  }
+
+  private applyChange(marker: DisplayMarker, change: TextChange, local: boolean): void {
+    const { startOffset: start, oldLength, newLength } = change
+    const head = marker.headOffset
+    const tail = marker.tailOffset
+    const end = start + oldLength
+    if (head < start && tail < start) return
+    const lo = Math.min(head, tail)
+    const hi = Math.max(head, tail)
+    const isInsertion = oldLength === 0
+    // Another user's typing never pushes a position it reaches: each user's cursor stays after
+    // their own text, and remote markers agree with their owner's published (left-bound) position.
+    const leftBound = marker.remote || !local
+    const exclusive = marker.isExclusive()
+    const empty = lo === hi
+    // Atom: an insertion moves an exclusive start (and then the end with it) and a non-exclusive end;
+    // a deletion moves an exclusive start only when the marker is not empty.
+    const moveStart = !leftBound && exclusive && (isInsertion || !empty)
+    const moveEnd = !leftBound && isInsertion && (!exclusive || moveStart)
+    const newLo = mapOffset(lo, start, oldLength, newLength, moveStart)
+    const newHi = Math.max(newLo, mapOffset(hi, start, oldLength, newLength, moveEnd))
+    if (marker.invalidate !== 'never' && marker.valid && isInvalidatedBy(marker.invalidate, lo, hi, start, end)) marker.valid = false
+    if (!marker.tailed) {
+      marker.headOffset = marker.tailOffset = newHi
+    } else if (head < tail) {
+      marker.headOffset = newLo
+      marker.tailOffset = newHi
+    } else {
+      marker.headOffset = newHi
+      marker.tailOffset = newLo
+    }
+    if (marker.hasChangeListeners()) this.moved.add(marker)
+  }
+
+  private emitMoves(): void {
+    if (this.moved.size === 0) return
+    const moved = [...this.moved]
+    this.moved = new Set()
+    let firstError: unknown = null
+    for (const marker of moved) {
+      try {
+        marker.notifyTextChanged()
+      } catch (error) {
+        firstError ??= error
+      }
+    }
+    if (firstError !== null) throw firstError
+  }
+}
+
+function isInvalidatedBy(strategy: string, lo: number, hi: number, start: number, end: number): boolean {
+  switch (strategy) {
+    case 'surround':
+      return start < lo && end > hi
+    case 'overlap':
+      return (start < lo && end > lo) || (start < hi && end > hi) || (start < lo && end > hi) || (start > lo && end < hi && start !== end)
+    case 'inside':
+      return start > lo && end < hi
+    case 'touch':
+      return start <= hi && end >= lo
+    default:
+      return false
+  }
+}

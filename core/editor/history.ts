@@ -1,0 +1,204 @@
+import * as Y from 'yjs'
+import type { TextBuffer } from '../buffer/text-buffer.ts'
+
+/** A selection as offsets: where its tail (anchor) and head are. */
+export interface SelectionOffsets {
+  anchor: number
+  head: number
+}
+
+/**
+ * Each endpoint is kept twice, bound to the character before it and to the one after it: the edit
+ * being recorded may delete either neighbour, and undo brings text back as new items, so at restore
+ * time we use whichever neighbour is still alive.
+ */
+interface AnchoredPoint {
+  before: Y.RelativePosition
+  after: Y.RelativePosition
+}
+
+interface AnchoredSelection {
+  anchor: AnchoredPoint
+  head: AnchoredPoint
+}
+
+export interface HistoryHost {
+  readonly buffer: TextBuffer
+  /** The current selections of the editor, in the order they were added. */
+  selectionOffsets(): SelectionOffsets[]
+  /** Replace the editor's selections (called after undo/redo). */
+  restoreSelections(selections: SelectionOffsets[]): void
+}
+
+interface Checkpoint {
+  length: number
+  top: unknown
+}
+
+const BEFORE = 'cotext.selectionsBefore'
+
+/**
+ * Undo/redo over a Y.UndoManager that tracks only this editor's transaction origin, so undo reverts
+ * this user's changes and never a peer's. Every stack item remembers the selections from before its
+ * change; popping it restores them.
+ */
+export class History {
+  readonly undoManager: Y.UndoManager
+  private pendingBefore: AnchoredSelection[] | null = null
+  private readonly checkpoints = new Map<number, Checkpoint>()
+  private nextCheckpointId = 1
+  private restoring = false
+
+  constructor(
+    private readonly host: HistoryHost,
+    origin: unknown,
+  ) {
+    this.undoManager = new Y.UndoManager(host.buffer.ytext, { trackedOrigins: new Set([origin]), captureTimeout: 0 })
+    this.undoManager.on('stack-item-added', ({ stackItem }) => {
+      if (!stackItem.meta.has(BEFORE) && this.pendingBefore !== null) stackItem.meta.set(BEFORE, this.pendingBefore)
+    })
+    this.undoManager.on('stack-item-popped', ({ stackItem }) => {
+      const before = stackItem.meta.get(BEFORE) as AnchoredSelection[] | undefined
+      if (before && !this.restoring) this.restore(before)
+    })
+  }
+
+  destroy(): void {
+    this.undoManager.destroy()
+  }
+
+  /**
+   * Called before a change: remembers the selections the undo of that change will restore. With a
+   * grouping interval, a change that follows the previous one closely joins its undo step.
+   */
+  willChange(groupingInterval = 0): void {
+    this.pendingBefore = this.snapshot()
+    this.undoManager.captureTimeout = groupingInterval
+  }
+
+  didChange(): void {
+    this.pendingBefore = null
+    this.undoManager.captureTimeout = 0
+  }
+
+  canUndo(): boolean {
+    return this.undoManager.canUndo()
+  }
+
+  canRedo(): boolean {
+    return this.undoManager.canRedo()
+  }
+
+  undo(): boolean {
+    if (!this.undoManager.canUndo()) return false
+    this.pendingBefore = this.snapshot()
+    try {
+      return this.undoManager.undo() !== null
+    } finally {
+      this.pendingBefore = null
+    }
+  }
+
+  redo(): boolean {
+    if (!this.undoManager.canRedo()) return false
+    this.pendingBefore = this.snapshot()
+    try {
+      return this.undoManager.redo() !== null
+    } finally {
+      this.pendingBefore = null
+    }
+  }
+
+  clear(): void {
+    this.undoManager.clear()
+    this.checkpoints.clear()
+  }
+
+  /** Makes the next change start a new undo step. */
+  stopGrouping(): void {
+    this.undoManager.stopCapturing()
+  }
+
+  createCheckpoint(): number {
+    this.undoManager.stopCapturing()
+    const stack = this.undoManager.undoStack
+    const id = this.nextCheckpointId++
+    this.checkpoints.set(id, { length: stack.length, top: stack[stack.length - 1] ?? null })
+    return id
+  }
+
+  /** Undoes every change since the checkpoint, leaving nothing to redo; false if it is no longer valid. */
+  revertToCheckpoint(id: number): boolean {
+    const checkpoint = this.validCheckpoint(id)
+    if (checkpoint === null) return false
+    const redoLength = this.undoManager.redoStack.length
+    const stack = this.undoManager.undoStack
+    let oldest: AnchoredSelection[] | undefined
+    this.restoring = true
+    try {
+      while (stack.length > checkpoint.length) {
+        oldest = stack[stack.length - 1]!.meta.get(BEFORE) ?? oldest
+        this.undoManager.undo()
+      }
+    } finally {
+      this.restoring = false
+    }
+    this.undoManager.redoStack.length = redoLength
+    if (oldest) this.restore(oldest)
+    return true
+  }
+
+  /** Folds every change since the checkpoint into one undo step; false if it is no longer valid. */
+  groupChangesSinceCheckpoint(id: number): boolean {
+    const checkpoint = this.validCheckpoint(id)
+    if (checkpoint === null) return false
+    const stack = this.undoManager.undoStack
+    const items = stack.slice(checkpoint.length)
+    if (items.length <= 1) return true
+    const [first, ...rest] = items
+    first!.insertions = Y.mergeDeleteSets([first!.insertions, ...rest.map((item) => item.insertions)])
+    first!.deletions = Y.mergeDeleteSets([first!.deletions, ...rest.map((item) => item.deletions)])
+    stack.length = checkpoint.length + 1
+    return true
+  }
+
+  private validCheckpoint(id: number): Checkpoint | null {
+    const checkpoint = this.checkpoints.get(id)
+    if (!checkpoint) return null
+    const stack = this.undoManager.undoStack
+    if (stack.length < checkpoint.length) return null
+    if ((stack[checkpoint.length - 1] ?? null) !== checkpoint.top) return null
+    return checkpoint
+  }
+
+  private snapshot(): AnchoredSelection[] {
+    const buffer = this.host.buffer
+    const anchor = (offset: number): AnchoredPoint => ({
+      before: buffer.relativePositionForOffset(offset, -1),
+      after: buffer.relativePositionForOffset(offset, 0),
+    })
+    return this.host.selectionOffsets().map((s) => ({ anchor: anchor(s.anchor), head: s.head === s.anchor ? anchor(s.anchor) : anchor(s.head) }))
+  }
+
+  private restore(selections: AnchoredSelection[]): void {
+    const resolve = (point: AnchoredPoint): number | null => {
+      const useBefore = point.before.item === null || !isDeletedItem(this.host.buffer.doc, point.before.item)
+      return this.host.buffer.offsetForRelativePosition(useBefore ? point.before : point.after)
+    }
+    const offsets: SelectionOffsets[] = []
+    for (const selection of selections) {
+      const anchor = resolve(selection.anchor)
+      const head = resolve(selection.head)
+      if (anchor !== null && head !== null) offsets.push({ anchor, head })
+    }
+    if (offsets.length > 0) this.host.restoreSelections(offsets)
+  }
+}
+
+function isDeletedItem(doc: Y.Doc, id: Y.ID): boolean {
+  const structs = doc.store.clients.get(id.client)
+  if (!structs) return true
+  const last = structs[structs.length - 1]
+  if (!last || last.id.clock + last.length <= id.clock) return true
+  return structs[Y.findIndexSS(structs, id.clock)]!.deleted
+}

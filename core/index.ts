@@ -1,0 +1,28 @@
+/** The editor: Atom's TextEditor over a Yjs Y.Text. */
+export { TextEditor, type TextEditorOptions } from './editor/text-editor.ts'
+/** The line-oriented view of the shared Y.Text behind an editor. */
+export { TextBuffer, type BufferChangeEvent, type TextChange } from './buffer/text-buffer.ts'
+/** A selection with its cursor, as Atom's Selection. */
+export { Selection, type SelectionRangeEvent, type SetRangeOptions } from './selection/selection.ts'
+/** The insertion point of a selection, as Atom's Cursor. */
+export { Cursor, type CursorPositionEvent } from './selection/cursor.ts'
+/** A range that moves with edits, in buffer and screen coordinates. */
+export { DisplayMarker, type MarkerChangeEvent, type MarkerOptions } from './anchors/display-marker.ts'
+/** Buffer <-> screen translation: tabs, soft wrap and folds. */
+export { DisplayLayer, type ClipDirection, type ClipOptions } from './display/display-layer.ts'
+/** An immutable (row, column) position. */
+export { Point, type PointLike } from './point/point.ts'
+/** An immutable pair of points, start <= end. */
+export { Range, type RangeLike } from './point/range.ts'
+/** Runs an action once, when disposed. */
+export { Disposable, CompositeDisposable, type DisposableLike } from './events/disposable.ts'
+/** A typed event emitter. */
+export { Emitter } from './events/emitter.ts'
+/** Copied text plus Atom's paste metadata. */
+export { Clipboard, type ClipboardMetadata } from './editor/clipboard.ts'
+/** Thrown when a read-only editor is asked to change its text. */
+export { ReadOnlyEditorError } from './editor/errors.ts'
+/** TextMate-style scopes at a position. */
+export { ScopeDescriptor } from './language/scope-descriptor.ts'
+/** Language ids and detection by file name. */
+export { languageForPath, isLanguageId, type LanguageId } from './language/registry.ts'

@@ -1,0 +1,119 @@
+import type { Range } from '../point/range.ts'
+import type { Selection } from './selection.ts'
+import type { WriteOptions } from './host.ts'
+
+export interface InsertTextOptions extends WriteOptions {
+  select?: boolean
+  autoIndent?: boolean
+  autoIndentNewline?: boolean
+  autoDecreaseIndent?: boolean
+  preserveTrailingLineIndentation?: boolean
+  normalizeLineEndings?: boolean
+  /** 'skip' leaves the change out of the undo history. */
+  undo?: 'skip'
+  /** The indent level the text had where it was copied (from clipboard metadata). */
+  indentBasis?: number | null
+  autoscroll?: boolean
+}
+
+const NON_WHITESPACE = /\S/
+
+/** Atom's Selection#insertText: replace the selection, keeping relative indentation of pasted lines. */
+export function insertTextIntoSelection(selection: Selection, text: string, options: InsertTextOptions): Range {
+  const editor = selection.editor
+  const oldBufferRange = selection.getBufferRange()
+  const wasReversed = selection.isReversed()
+  selection.clear(options)
+
+  const precedingText = editor.getTextInBufferRange([[oldBufferRange.start.row, 0], oldBufferRange.start])
+  const remainingLines = text.split('\n')
+  const firstInsertedLine = remainingLines.shift()!
+  let desiredIndentLevel: number | null = null
+  let autoIndentFirstLine = false
+
+  if (options.indentBasis != null && !options.preserveTrailingLineIndentation) {
+    adjustIndent(selection, remainingLines, editor.indentLevelForLine(precedingText) - options.indentBasis)
+  }
+
+  const autoIndentable = text === '\n' || text === '\r\n' || NON_WHITESPACE.test(text)
+  if (options.autoIndent && autoIndentable && !NON_WHITESPACE.test(precedingText) && remainingLines.length > 0) {
+    autoIndentFirstLine = true
+    const firstLine = precedingText + firstInsertedLine
+    desiredIndentLevel = editor.suggestedIndentForLineAtBufferRow(oldBufferRange.start.row, firstLine)
+    adjustIndent(selection, remainingLines, desiredIndentLevel - editor.indentLevelForLine(firstLine))
+  }
+
+  let newText = firstInsertedLine
+  if (remainingLines.length > 0) newText += `\n${remainingLines.join('\n')}`
+
+  const newBufferRange = editor.setBufferTextInRange(oldBufferRange, newText, {
+    normalizeLineEndings: options.normalizeLineEndings ?? true,
+    undo: options.undo,
+  })
+
+  if (options.select) selection.setBufferRange(newBufferRange, { reversed: wasReversed })
+  else selection.cursor.setBufferPosition(newBufferRange.end)
+
+  if (autoIndentFirstLine && desiredIndentLevel !== null) {
+    editor.setIndentationForBufferRow(oldBufferRange.start.row, desiredIndentLevel)
+  }
+  if (options.autoIndentNewline && newText === '\n') {
+    editor.autoIndentBufferRow(newBufferRange.end.row, { preserveLeadingWhitespace: true, skipBlankLines: false })
+  } else if (options.autoDecreaseIndent && NON_WHITESPACE.test(newText)) {
+    editor.autoDecreaseIndentForBufferRow(newBufferRange.start.row)
+  }
+  return newBufferRange
+}
+
+/** Changes the indentation of every line but the first by `adjustment` levels. */
+function adjustIndent(selection: Selection, lines: string[], adjustment: number): void {
+  const editor = selection.editor
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (adjustment === 0 || line === '') continue
+    if (adjustment > 0) {
+      lines[i] = editor.buildIndentString(adjustment) + line
+    } else {
+      const level = Math.max(0, editor.indentLevelForLine(line) + adjustment)
+      lines[i] = line.replace(/^[\t ]+/, editor.buildIndentString(level))
+    }
+  }
+}
+
+/**
+ * Atom's Selection#joinLines: joins each selected row with the next one, separated by one space,
+ * removing the trailing whitespace above and the leading whitespace below.
+ */
+export function joinSelectedLines(selection: Selection): void {
+  const editor = selection.editor
+  const buffer = editor.buffer
+  const selectedRange = selection.getBufferRange()
+  if (selectedRange.isEmpty() && selectedRange.start.row === buffer.getLastRow()) return
+  const joinMarker = selectedRange.isEmpty() ? null : editor.markBufferRange(selectedRange, { invalidate: 'never' })
+  const cursor = selection.cursor
+  const rowCount = Math.max(1, selectedRange.getRowCount() - 1)
+  const row = selectedRange.start.row
+  try {
+    for (let i = 0; i < rowCount; i++) {
+      const line = buffer.lineForRow(row) ?? ''
+      const trailing = line.match(/[ \t]+$/)
+      if (trailing) buffer.delete([[row, line.length - trailing[0].length], [row, line.length]])
+      const nextRow = row + 1
+      const insertSpace = nextRow <= buffer.getLastRow() && buffer.lineLengthForRow(nextRow) > 0 && buffer.lineLengthForRow(row) > 0
+      const end = buffer.lineLengthForRow(row)
+      if (nextRow > buffer.getLastRow()) {
+        cursor.setBufferPosition([row, end])
+        continue
+      }
+      const nextLine = buffer.lineForRow(nextRow) ?? ''
+      // As Atom: a whitespace-only next row keeps its whitespace (only the line break goes).
+      const firstNonBlank = nextLine.search(/\S/)
+      const leading = firstNonBlank === -1 ? 0 : firstNonBlank
+      buffer.setTextInRange([[row, end], [nextRow, leading]], insertSpace ? ' ' : '', { normalizeLineEndings: false })
+      cursor.setBufferPosition([row, end])
+    }
+    if (joinMarker) selection.setBufferRange(joinMarker.getBufferRange())
+  } finally {
+    joinMarker?.destroy()
+  }
+}

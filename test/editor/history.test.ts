@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import { TextEditor } from '../../core/editor/text-editor.ts'
+import { editorWith, marked } from '../helpers/editor-text.ts'
+
+describe('undo and redo', () => {
+  it('undoes each command separately and restores the selections from before it', () => {
+    const editor = editorWith('ab«cd»ef')
+    editor.insertText('X')
+    editor.insertText('Y')
+    expect(marked(editor)).toBe('abXY|ef')
+    editor.undo()
+    expect(marked(editor)).toBe('abX|ef')
+    editor.undo()
+    expect(marked(editor)).toBe('ab«cd»ef')
+    editor.redo()
+    expect(marked(editor)).toBe('abX|ef')
+  })
+
+  it('groups a transaction into one undo step', () => {
+    const editor = editorWith('|')
+    editor.transact(() => {
+      editor.insertText('a')
+      editor.insertText('b')
+    })
+    editor.insertText('c')
+    editor.undo()
+    expect(editor.getText()).toBe('ab')
+    editor.undo()
+    expect(editor.getText()).toBe('')
+  })
+
+  it('groups typing within the grouping interval when asked', () => {
+    const editor = editorWith('|')
+    editor.insertText('a', { groupUndo: true })
+    editor.insertText('b', { groupUndo: true })
+    editor.undo()
+    expect(editor.getText()).toBe('')
+  })
+
+  it('reverts to and groups changes since a checkpoint', () => {
+    const editor = editorWith('|')
+    editor.insertText('a')
+    const checkpoint = editor.createCheckpoint()
+    editor.insertText('b')
+    editor.insertText('c')
+    expect(editor.revertToCheckpoint(checkpoint)).toBe(true)
+    expect(editor.getText()).toBe('a')
+    expect(editor.redo()).toBe(false)
+    const second = editor.createCheckpoint()
+    editor.insertText('x')
+    editor.insertText('y')
+    expect(editor.groupChangesSinceCheckpoint(second)).toBe(true)
+    editor.undo()
+    expect(editor.getText()).toBe('a')
+    expect(editor.revertToCheckpoint(12345)).toBe(false)
+  })
+
+  it('never undoes a peer change, even interleaved with ours', () => {
+    const doc = new Y.Doc()
+    const editor = new TextEditor({ doc, text: 'hello' })
+    const remote = new Y.Doc()
+    Y.applyUpdate(remote, Y.encodeStateAsUpdate(doc))
+    doc.on('update', (u: Uint8Array, origin: unknown) => origin !== 'remote' && Y.applyUpdate(remote, u, 'local'))
+    remote.on('update', (u: Uint8Array, origin: unknown) => origin !== 'local' && Y.applyUpdate(doc, u, 'remote'))
+    editor.setCursorBufferPosition([0, 5])
+    editor.insertText('!')
+    remote.getText('text').insert(0, '>> ')
+    editor.insertText('?')
+    expect(editor.getText()).toBe('>> hello!?')
+    editor.undo()
+    editor.undo()
+    expect(editor.getText()).toBe('>> hello')
+    expect(remote.getText('text').toString()).toBe('>> hello')
+    expect(marked(editor)).toBe('>> hello|')
+    editor.redo()
+    expect(editor.getText()).toBe('>> hello!')
+  })
+
+  it('does not undo changes other code made directly to the Y.Text', () => {
+    const editor = editorWith('ab|')
+    editor.buffer.ytext.insert(0, 'X')
+    expect(editor.undo()).toBe(false)
+    expect(editor.getText()).toBe('Xab')
+  })
+})
