@@ -22,11 +22,15 @@ import { type LineSource, assertLineSource, clipPoint, lineAt } from './line-sou
  * relies on the one assumption the built-in word and subword patterns satisfy: a match that spans
  * several rows has only whitespace on the rows strictly inside it (it crosses line breaks only through
  * `\s`). A custom pattern that crosses lines otherwise may miss matches longer than the window.
+ * A window also stops after MAX_WINDOW_ROWS whitespace-only rows: a pattern like the subwords'
+ * `\s*[.]+` costs the square of the run's length to fail through it, so a match across a longer run of
+ * blank rows is found from a later row than Atom's (only the subword motions are affected).
  */
 
 /** Stands for "the search stops here but the line goes on", so that `$` cannot match before it. */
 const LINE_GOES_ON = '\u0000'
 const NON_WHITESPACE = /\S/
+const MAX_WINDOW_ROWS = 256
 
 /** The private copy used for scanning: global and multiline, keeping the caller's i, s, u and v flags. */
 export function scanningRegExp(regex: RegExp): RegExp {
@@ -49,7 +53,7 @@ interface Window {
 
 /**
  * Rows `firstRow` .. the first row at or after `minLastRow` (and after `firstRow`) that has a
- * non-whitespace character, stopping at the row where the range ends.
+ * non-whitespace character or ends MAX_WINDOW_ROWS rows, stopping at the row where the range ends.
  */
 function buildWindow(lines: LineSource, firstRow: number, end: Point, minLastRow: number): Window {
   const parts: string[] = []
@@ -67,7 +71,7 @@ function buildWindow(lines: LineSource, firstRow: number, end: Point, minLastRow
     }
     parts.push(line)
     length += line.length + 1
-    if (row > firstRow && row >= minLastRow && NON_WHITESPACE.test(line)) break
+    if (row > firstRow && row >= minLastRow && (row - firstRow >= MAX_WINDOW_ROWS || NON_WHITESPACE.test(line))) break
   }
   const text = parts.join('\n')
   return { firstRow, lastRow: row, text, rowStarts, final: false, limit: text.length }
