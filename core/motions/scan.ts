@@ -14,8 +14,9 @@ import { type LineSource, assertLineSource, clipPoint, lineAt } from './line-sou
  * - no empty match is reported at the end of the range right after a match that ended there.
  *
  * Rows are joined with '\n' whatever the buffer's line endings are. Matching uses JavaScript semantics
- * (so `\s` includes U+00A0 and other Unicode spaces), and a lookbehind or `\b` sees the text before the
- * search start, where Atom's native search sees nothing.
+ * (so `\s` includes U+00A0 and other Unicode spaces, and `^`/`$` also match around a U+2028 or U+2029
+ * inside a row), and a lookbehind or `\b` sees the text before the search start, where Atom's native
+ * search sees nothing.
  *
  * Performance: the text is never joined. A search looks at a window of rows from the current row to the
  * next row that has a non-whitespace character, and moves the window on as matches are consumed. This
@@ -108,11 +109,15 @@ function normalizeArguments(lines: LineSource, regex: RegExp, range: RangeLike):
 
 /**
  * Every match of `regex` in `range`, in order, produced lazily so that a caller can stop early
- * (Atom's `TextBuffer#findAllInRangeSync`). The range is clipped to the text first.
+ * (Atom's `TextBuffer#findAllInRangeSync`). The range is clipped to the text first; bad arguments
+ * throw at the call, not at the first `next()`.
  */
-export function* matchesInRange(lines: LineSource, regex: RegExp, range: RangeLike): Generator<Range, void, undefined> {
+export function matchesInRange(lines: LineSource, regex: RegExp, range: RangeLike): Generator<Range, void, undefined> {
   const { start, end } = normalizeArguments(lines, regex, range)
-  const pattern = scanningRegExp(regex)
+  return scan(lines, scanningRegExp(regex), start, end)
+}
+
+function* scan(lines: LineSource, pattern: RegExp, start: Point, end: Point): Generator<Range, void, undefined> {
   let position = start
   let previousEnd: Point | null = null
   let minLastRow = position.row + 1
@@ -171,9 +176,13 @@ export function findInRange(lines: LineSource, regex: RegExp, range: RangeLike):
  * starts at the end of a range ending mid-row or at a row end (Atom skips it unless the range ends at
  * column 0).
  */
-export function* scanInRange(lines: LineSource, regex: RegExp, range: RangeLike): Generator<Range, void, undefined> {
-  const { end } = normalizeArguments(lines, regex, range)
-  for (const match of matchesInRange(lines, regex, range)) {
+export function scanInRange(lines: LineSource, regex: RegExp, range: RangeLike): Generator<Range, void, undefined> {
+  const { start, end } = normalizeArguments(lines, regex, range)
+  return skipMatchAtEnd(scan(lines, scanningRegExp(regex), start, end), end)
+}
+
+function* skipMatchAtEnd(matches: Generator<Range, void, undefined>, end: Point): Generator<Range, void, undefined> {
+  for (const match of matches) {
     if (match.start.isEqual(end) && end.column > 0) continue
     yield match
   }

@@ -79,6 +79,8 @@ describe('findAllInRange', () => {
     expect(() => findAllInRange({} as never, WORD, [[0, 0], [0, 1]])).toThrow(TypeError)
     expect(() => findAllInRange(lines, 'a' as never, [[0, 0], [0, 1]])).toThrow(/regex must be a RegExp/)
     expect(() => findAllInRange(lines, WORD, 'x' as never)).toThrow(/range must be a Range/)
+    expect(() => matchesInRange(lines, /a/, null as never)).toThrow(/range must be a Range/)
+    expect(() => scanInRange(lines, null as never, [[0, 0], [0, 1]])).toThrow(/regex must be a RegExp/)
   })
 })
 
