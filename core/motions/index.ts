@@ -1,5 +1,14 @@
 /** Pure text motions with Atom's semantics: functions of a `LineSource` and a position. */
-export { type LineSource, type ClipDirection, linesOf, clipPoint, endOfText } from './line-source.ts'
+export {
+  type LineSource,
+  type ClipDirection,
+  linesOf,
+  clipPoint,
+  endOfText,
+  isBlankRow,
+  previousNonBlankRow,
+  textBetween,
+} from './line-source.ts'
 export { findAllInRange, findInRange, matchesInRange, scanInRange } from './scan.ts'
 export {
   DEFAULT_NON_WORD_CHARACTERS,

@@ -3,10 +3,12 @@ import { type LineSource, assertLineSource, clipPoint, endOfText, lastRowOf, lin
 
 /*
  * Atom moves between paragraphs by scanning for `\n[\t ]*\n`: a row holding only spaces and tabs with a
- * line break on both sides. The scan is global, so in a run of such rows the matches alternate (each
- * match consumes the break that the next row's match would start with): counted from the first row of
- * the run that has a break before it, only every other row is a stop. These functions reproduce those
- * matches row by row instead of scanning text.
+ * line break on both sides. Going forward the scan starts at the cursor, so the next such row is the
+ * stop. Going backward Atom scans from the top of the text and keeps the last match; the scan is global,
+ * so in a run of such rows the matches alternate (each match consumes the break that the next row's
+ * match would start with), and counted from the first row of the run that has a break before it, only
+ * every other row is a stop. These functions reproduce those matches row by row instead of scanning
+ * text. Rows end wherever the LineSource says (Atom's pattern knew only '\n' and '\r\n', not a lone '\r').
  */
 
 const BLANK = /^[\t ]*$/

@@ -14,19 +14,24 @@ import { type LineSource, assertLineSource, clipPoint, lineAt } from './line-sou
  * - no empty match is reported at the end of the range right after a match that ended there.
  *
  * Rows are joined with '\n' whatever the buffer's line endings are. Matching uses JavaScript semantics
- * (so `\s` includes U+00A0 and other Unicode spaces), and a lookbehind or `\b` sees the text before the
- * search start, where Atom's native search sees nothing.
+ * (so `\s` includes U+00A0 and other Unicode spaces, and `^`/`$` also match around a U+2028 or U+2029
+ * inside a row), and a lookbehind or `\b` sees the text before the search start, where Atom's native
+ * search sees nothing.
  *
  * Performance: the text is never joined. A search looks at a window of rows from the current row to the
  * next row that has a non-whitespace character, and moves the window on as matches are consumed. This
  * relies on the one assumption the built-in word and subword patterns satisfy: a match that spans
  * several rows has only whitespace on the rows strictly inside it (it crosses line breaks only through
  * `\s`). A custom pattern that crosses lines otherwise may miss matches longer than the window.
+ * A window also stops after MAX_WINDOW_ROWS whitespace-only rows: a pattern like the subwords'
+ * `\s*[.]+` costs the square of the run's length to fail through it, so a match across a longer run of
+ * blank rows is found from a later row than Atom's (only the subword motions are affected).
  */
 
 /** Stands for "the search stops here but the line goes on", so that `$` cannot match before it. */
 const LINE_GOES_ON = '\u0000'
 const NON_WHITESPACE = /\S/
+const MAX_WINDOW_ROWS = 256
 
 /** The private copy used for scanning: global and multiline, keeping the caller's i, s, u and v flags. */
 export function scanningRegExp(regex: RegExp): RegExp {
@@ -49,7 +54,7 @@ interface Window {
 
 /**
  * Rows `firstRow` .. the first row at or after `minLastRow` (and after `firstRow`) that has a
- * non-whitespace character, stopping at the row where the range ends.
+ * non-whitespace character or ends MAX_WINDOW_ROWS rows, stopping at the row where the range ends.
  */
 function buildWindow(lines: LineSource, firstRow: number, end: Point, minLastRow: number): Window {
   const parts: string[] = []
@@ -67,7 +72,7 @@ function buildWindow(lines: LineSource, firstRow: number, end: Point, minLastRow
     }
     parts.push(line)
     length += line.length + 1
-    if (row > firstRow && row >= minLastRow && NON_WHITESPACE.test(line)) break
+    if (row > firstRow && row >= minLastRow && (row - firstRow >= MAX_WINDOW_ROWS || NON_WHITESPACE.test(line))) break
   }
   const text = parts.join('\n')
   return { firstRow, lastRow: row, text, rowStarts, final: false, limit: text.length }
@@ -104,11 +109,15 @@ function normalizeArguments(lines: LineSource, regex: RegExp, range: RangeLike):
 
 /**
  * Every match of `regex` in `range`, in order, produced lazily so that a caller can stop early
- * (Atom's `TextBuffer#findAllInRangeSync`). The range is clipped to the text first.
+ * (Atom's `TextBuffer#findAllInRangeSync`). The range is clipped to the text first; bad arguments
+ * throw at the call, not at the first `next()`.
  */
-export function* matchesInRange(lines: LineSource, regex: RegExp, range: RangeLike): Generator<Range, void, undefined> {
+export function matchesInRange(lines: LineSource, regex: RegExp, range: RangeLike): Generator<Range, void, undefined> {
   const { start, end } = normalizeArguments(lines, regex, range)
-  const pattern = scanningRegExp(regex)
+  return scan(lines, scanningRegExp(regex), start, end)
+}
+
+function* scan(lines: LineSource, pattern: RegExp, start: Point, end: Point): Generator<Range, void, undefined> {
   let position = start
   let previousEnd: Point | null = null
   let minLastRow = position.row + 1
@@ -167,9 +176,13 @@ export function findInRange(lines: LineSource, regex: RegExp, range: RangeLike):
  * starts at the end of a range ending mid-row or at a row end (Atom skips it unless the range ends at
  * column 0).
  */
-export function* scanInRange(lines: LineSource, regex: RegExp, range: RangeLike): Generator<Range, void, undefined> {
-  const { end } = normalizeArguments(lines, regex, range)
-  for (const match of matchesInRange(lines, regex, range)) {
+export function scanInRange(lines: LineSource, regex: RegExp, range: RangeLike): Generator<Range, void, undefined> {
+  const { start, end } = normalizeArguments(lines, regex, range)
+  return skipMatchAtEnd(scan(lines, scanningRegExp(regex), start, end), end)
+}
+
+function* skipMatchAtEnd(matches: Generator<Range, void, undefined>, end: Point): Generator<Range, void, undefined> {
+  for (const match of matches) {
     if (match.start.isEqual(end) && end.column > 0) continue
     yield match
   }

@@ -41,7 +41,7 @@ function resolveMarkers(overrides: Partial<Markers>): Markers {
 }
 
 /** Tracks the (row, column) of the next character of a text as characters are appended. */
-class Cursor {
+class PositionTracker {
   row = 0
   column = 0
   /** The last character was '\r': a '\n' now would complete the same line ending. */
@@ -74,7 +74,7 @@ export function parseMarked(marked: string, markerOverrides: Partial<Markers> = 
   if (typeof marked !== 'string') throw new TypeError(`marked must be a string; got ${typeof marked}`)
   const markers = resolveMarkers(markerOverrides)
   const special = new Set([markers.cursor, markers.rangeStart, markers.rangeEnd, markers.escape])
-  const position = new Cursor()
+  const position = new PositionTracker()
   const cursors: Point[] = []
   const ranges: Range[] = []
   let text = ''
@@ -147,7 +147,7 @@ export function markText(
   }
   for (const cursor of marks.cursors ?? []) add(Point.fromObject(cursor, false, 'cursor'), 2, markers.cursor)
 
-  const position = new Cursor()
+  const position = new PositionTracker()
   let out = ''
   const flush = () => {
     const key = `${position.row},${position.column}`
