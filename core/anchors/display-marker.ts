@@ -273,7 +273,10 @@ export class DisplayMarker {
   private update(mutate: () => void): void {
     if (this.destroyed) throw new Error('This marker has been destroyed')
     if (this.hasChangeListeners() && this.snapshot === null) this.snapshot = this.takeSnapshot()
+    const { headOffset, tailOffset, tailed } = this
     mutate()
+    // Most calls (clearing an empty selection, re-setting a cursor) change nothing: skip resolving.
+    if (this.headOffset === headOffset && this.tailOffset === tailOffset && this.tailed === tailed) return
     this.cacheVersion = -1
     this.emitChangeIfMoved(false)
   }

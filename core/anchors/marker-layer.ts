@@ -76,11 +76,16 @@ export class MarkerLayer {
 
   private applyChanges(event: BufferChangeEvent): void {
     for (const change of event.changes) {
-      for (const marker of this.markers) this.applyChange(marker, change, event.local)
+      // A change that adds or removes no row moves (in row/column terms) only the endpoints between
+      // it and the next row; markers further on shift in offsets alone and need no event.
+      const sameRows = change.oldExtent.row === 0 && change.newExtent.row === 0
+      const limit = sameRows ? this.buffer.characterIndexForPosition([change.newRange.end.row + 1, 0]) : Infinity
+      const rowEnd = sameRows && change.newRange.end.row === this.buffer.getLastRow() ? Infinity : limit
+      for (const marker of this.markers) this.applyChange(marker, change, event.local, rowEnd)
     }
   }
 
-  private applyChange(marker: DisplayMarker, change: TextChange, local: boolean): void {
+  private applyChange(marker: DisplayMarker, change: TextChange, local: boolean, moveLimit: number): void {
     const { startOffset: start, oldLength, newLength } = change
     const head = marker.headOffset
     const tail = marker.tailOffset
@@ -110,7 +115,8 @@ export class MarkerLayer {
       marker.headOffset = newHi
       marker.tailOffset = newLo
     }
-    if (marker.hasChangeListeners()) this.moved.add(marker)
+    const touched = (newLo >= start && newLo < moveLimit) || (newHi >= start && newHi < moveLimit)
+    if (touched && marker.hasChangeListeners()) this.moved.add(marker)
   }
 
   private emitMoves(): void {

@@ -158,6 +158,60 @@ export class LineIndex {
     return node.lines[local] ?? ''
   }
 
+  /** The line at `row` (with its ending) and its start offset, in one descent. */
+  lineAndOffsetForRow(row: number): { line: string; offset: number } {
+    let node = this.root
+    let local = row
+    let offset = 0
+    while (!node.leaf) {
+      let next: TreeNode | null = null
+      for (const child of node.children) {
+        const count = nodeLineCount(child)
+        if (local < count) {
+          next = child
+          break
+        }
+        local -= count
+        offset += child.length
+      }
+      if (next === null) return { line: '', offset }
+      node = next
+    }
+    const lines = node.lines
+    for (let i = 0; i < local && i < lines.length; i++) offset += lines[i]!.length
+    return { line: lines[local] ?? '', offset }
+  }
+
+  /** The row holding `offset`, its start offset and its line (with ending), in one descent. */
+  lineForOffset(offset: number): { row: number; rowStart: number; line: string } {
+    let node = this.root
+    let remaining = Math.max(0, Math.min(offset, this.root.length))
+    let row = 0
+    let rowStart = 0
+    while (!node.leaf) {
+      let next: TreeNode | null = null
+      for (let i = 0; i < node.children.length; i++) {
+        const child = node.children[i]!
+        if (remaining < child.length || i === node.children.length - 1) {
+          next = child
+          break
+        }
+        remaining -= child.length
+        rowStart += child.length
+        row += nodeLineCount(child)
+      }
+      node = next!
+    }
+    const lines = node.lines
+    for (let i = 0; i < lines.length; i++) {
+      const len = lines[i]!.length
+      if (remaining < len || i === lines.length - 1) return { row: row + i, rowStart, line: lines[i]! }
+      remaining -= len
+      rowStart += len
+    }
+    return { row, rowStart, line: '' }
+  }
+
   /** Offset of the first character of `row`. */
   offsetForRow(row: number): number {
     let node = this.root
@@ -184,31 +238,7 @@ export class LineIndex {
 
   /** The row holding `offset` (a line's ending belongs to its row) and that row's start offset. */
   rowForOffset(offset: number): { row: number; rowStart: number } {
-    let node = this.root
-    let remaining = Math.max(0, Math.min(offset, this.root.length))
-    let row = 0
-    let rowStart = 0
-    while (!node.leaf) {
-      let next: TreeNode | null = null
-      for (let i = 0; i < node.children.length; i++) {
-        const child = node.children[i]!
-        if (remaining < child.length || i === node.children.length - 1) {
-          next = child
-          break
-        }
-        remaining -= child.length
-        rowStart += child.length
-        row += nodeLineCount(child)
-      }
-      node = next!
-    }
-    const lines = node.lines
-    for (let i = 0; i < lines.length; i++) {
-      const len = lines[i]!.length
-      if (remaining < len || i === lines.length - 1) return { row: row + i, rowStart }
-      remaining -= len
-      rowStart += len
-    }
+    const { row, rowStart } = this.lineForOffset(offset)
     return { row, rowStart }
   }
 
@@ -253,7 +283,16 @@ export class LineIndex {
    * edit touches are re-split, plus the row before when it ends in '\r' (an inserted '\n' would join it).
    */
   edit(offset: number, deleteLength: number, text: string): void {
-    const at = this.rowForOffset(offset)
+    const at = this.lineForOffset(offset)
+    // Typing: an edit inside one row's content with no line break in or out re-splits nothing. At a
+    // row's start a '\r' ending the row above could join a '\n', so that case takes the full path.
+    const contentEnd = at.rowStart + at.line.length - endingLength(at.line)
+    if (offset + deleteLength <= contentEnd && (offset > at.rowStart || at.row === 0) && !/[\r\n]/.test(text)) {
+      const local = offset - at.rowStart
+      const line = at.line.slice(0, local) + text + at.line.slice(local + deleteLength)
+      this.splice(at.row, at.row + 1, [line])
+      return
+    }
     let firstRow = at.row
     let firstStart = at.rowStart
     if (offset === at.rowStart && firstRow > 0) {

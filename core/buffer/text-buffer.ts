@@ -172,13 +172,11 @@ export class TextBuffer {
   clipPosition(position: PointLike): Point {
     const point = Point.fromObject(position, false, 'position')
     const row = toFiniteNumber(point.row)
-    const column = toFiniteNumber(point.column)
-    const lastRow = this.getLastRow()
     if (row < 0) return Point.ZERO
-    if (row > lastRow) return this.getEndPosition()
+    if (row > this.index.lineCount - 1) return this.getEndPosition()
     const clippedRow = Math.floor(row)
-    const line = this.lineForRow(clippedRow) ?? ''
-    const clippedColumn = clipColumn(line, Math.floor(column))
+    const line = this.index.lineWithEnding(clippedRow)
+    const clippedColumn = clipColumn(line, Math.floor(toFiniteNumber(point.column)), line.length - endingLength(line))
     if (clippedRow === point.row && clippedColumn === point.column) return point
     return new Point(clippedRow, clippedColumn)
   }
@@ -191,16 +189,20 @@ export class TextBuffer {
   }
 
   characterIndexForPosition(position: PointLike): number {
-    return this.offsetForPoint(this.clipPosition(position))
+    const point = Point.fromObject(position, false, 'position')
+    const row = toFiniteNumber(point.row)
+    if (row < 0) return 0
+    if (row > this.index.lineCount - 1) return this.index.length
+    // One descent gives the row's text (to clip the column) and its offset.
+    const { line, offset } = this.index.lineAndOffsetForRow(Math.floor(row))
+    return offset + clipColumn(line, Math.floor(toFiniteNumber(point.column)), line.length - endingLength(line))
   }
 
   positionForCharacterIndex(offset: number): Point {
     const n = toFiniteNumber(offset)
     const clamped = Math.max(0, Math.min(this.index.length, Math.floor(n)))
-    const { row, rowStart } = this.index.rowForOffset(clamped)
-    const line = this.index.lineWithEnding(row)
-    const contentLength = line.length - endingLength(line)
-    return new Point(row, clipColumn(line.slice(0, contentLength), clamped - rowStart))
+    const { row, rowStart, line } = this.index.lineForOffset(clamped)
+    return new Point(row, clipColumn(line, clamped - rowStart, line.length - endingLength(line)))
   }
 
   /** Offset of an already clipped point. */

@@ -8,13 +8,14 @@ export interface SelectionOffsets {
 }
 
 /**
- * Each endpoint is kept twice, bound to the character before it and to the one after it: the edit
- * being recorded may delete either neighbour, and undo brings text back as new items, so at restore
- * time we use whichever neighbour is still alive.
+ * An endpoint bound to a neighbouring character that the recorded edit will not delete: a selection's
+ * start to the character before it, its end to the one after it (the edit replaces what is between).
+ * A cursor is bound both ways (backspace deletes the one before, delete the one after) and restores
+ * from whichever neighbour is still alive, because undo brings text back as new items.
  */
 interface AnchoredPoint {
-  before: Y.RelativePosition
-  after: Y.RelativePosition
+  before?: Y.RelativePosition
+  after?: Y.RelativePosition
 }
 
 interface AnchoredSelection {
@@ -173,17 +174,22 @@ export class History {
 
   private snapshot(): AnchoredSelection[] {
     const buffer = this.host.buffer
-    const anchor = (offset: number): AnchoredPoint => ({
-      before: buffer.relativePositionForOffset(offset, -1),
-      after: buffer.relativePositionForOffset(offset, 0),
+    return this.host.selectionOffsets().map(({ anchor, head }) => {
+      if (anchor === head) {
+        const point = { before: buffer.relativePositionForOffset(anchor, -1), after: buffer.relativePositionForOffset(anchor, 0) }
+        return { anchor: point, head: point }
+      }
+      const start: AnchoredPoint = { before: buffer.relativePositionForOffset(Math.min(anchor, head), -1) }
+      const end: AnchoredPoint = { after: buffer.relativePositionForOffset(Math.max(anchor, head), 0) }
+      return anchor < head ? { anchor: start, head: end } : { anchor: end, head: start }
     })
-    return this.host.selectionOffsets().map((s) => ({ anchor: anchor(s.anchor), head: s.head === s.anchor ? anchor(s.anchor) : anchor(s.head) }))
   }
 
   private restore(selections: AnchoredSelection[]): void {
-    const resolve = (point: AnchoredPoint): number | null => {
-      const useBefore = point.before.item === null || !isDeletedItem(this.host.buffer.doc, point.before.item)
-      return this.host.buffer.offsetForRelativePosition(useBefore ? point.before : point.after)
+    const resolve = ({ before, after }: AnchoredPoint): number | null => {
+      const beforeAlive = before !== undefined && (before.item === null || !isDeletedItem(this.host.buffer.doc, before.item))
+      const position = beforeAlive || after === undefined ? before : after
+      return position === undefined ? null : this.host.buffer.offsetForRelativePosition(position)
     }
     const offsets: SelectionOffsets[] = []
     for (const selection of selections) {

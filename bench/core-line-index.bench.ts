@@ -1,0 +1,63 @@
+/**
+ * Row/column <-> offset on a 200,000-line document: Cotext's line index against a naive scan and
+ * against @codemirror/state's Text (the peer). Target: within 2x of CodeMirror's Text.
+ */
+import { Text } from '@codemirror/state'
+import { TextBuffer } from '../core/buffer/text-buffer.ts'
+import { Point } from '../core/point/point.ts'
+import { compare, fmt, ratio } from './measure.ts'
+
+const LINES = 200_000
+const QUERIES = 100_000
+const lines = Array.from({ length: LINES }, (_, i) => `line ${i}: ${'x'.repeat(i % 60)}`)
+const text = lines.join('\n')
+const buffer = new TextBuffer({ text })
+const cm = Text.of(lines)
+
+let seed = 42
+const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
+const rows = Array.from({ length: QUERIES }, () => Math.floor(random() * LINES))
+const offsets = Array.from({ length: QUERIES }, () => Math.floor(random() * text.length))
+
+let sink = 0
+const ours = () => {
+  for (let i = 0; i < QUERIES; i++) {
+    sink += buffer.characterIndexForPosition(new Point(rows[i]!, 3))
+    sink += buffer.positionForCharacterIndex(offsets[i]!).row
+  }
+}
+const codemirror = () => {
+  for (let i = 0; i < QUERIES; i++) {
+    sink += cm.line(rows[i]! + 1).from + 3
+    const line = cm.lineAt(offsets[i]!)
+    sink += line.number - 1 + (offsets[i]! - line.from) * 0
+  }
+}
+// The naive approach: a sorted array of line starts rebuilt from the text, then searched linearly.
+const naiveStarts: number[] = [0]
+for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) naiveStarts.push(i + 1)
+const NAIVE_QUERIES = 200
+const naive = () => {
+  for (let i = 0; i < NAIVE_QUERIES; i++) {
+    sink += naiveStarts[rows[i]!]! + 3
+    let row = 0
+    while (row + 1 < naiveStarts.length && naiveStarts[row + 1]! <= offsets[i]!) row++
+    sink += row
+  }
+}
+
+const vsCodeMirror = compare(ours, codemirror)
+const perQueryOurs = vsCodeMirror.ours / QUERIES
+const naiveTime = compare(() => {
+  for (let i = 0; i < NAIVE_QUERIES; i++) {
+    sink += buffer.characterIndexForPosition(new Point(rows[i]!, 3))
+    sink += buffer.positionForCharacterIndex(offsets[i]!).row
+  }
+}, naive)
+console.log(
+  `core: row/column <-> offset on ${LINES.toLocaleString('en')} lines: ${ratio(vsCodeMirror.ratio)} CodeMirror Text (${fmt(perQueryOurs)} vs ${fmt(vsCodeMirror.baseline / QUERIES)} per conversion pair; target <= 2x)`,
+)
+console.log(
+  `core: row/column <-> offset vs a naive linear scan: ${ratio(1 / naiveTime.ratio)} faster (${fmt(naiveTime.ours / NAIVE_QUERIES)} vs ${fmt(naiveTime.baseline / NAIVE_QUERIES)} per conversion pair)`,
+)
+if (sink === 0.5) console.log('')
