@@ -102,6 +102,14 @@ function isCallee(node: SyntaxNode): boolean {
   return node.parent?.name === 'CallExpression' && node.parent.firstChild?.from === node.from && node.parent.firstChild.name === node.name
 }
 
+/** A member access dot before a called or function-valued property (Atom's method period). */
+function isMethodDot(node: SyntaxNode): boolean {
+  const member = node.parent
+  if (!member) return false
+  const property = node.nextSibling
+  return isCallee(member) || (property?.name === 'PropertyName' && namesFunction(property))
+}
+
 function isConstDefinition(node: SyntaxNode): boolean {
   const holder = node.parent
   return (holder?.name === 'VariableDeclaration' || holder?.name === 'ForOfSpec' || holder?.name === 'ForInSpec') && !!child(holder, 'const')
@@ -228,8 +236,8 @@ export function javascriptScopeTable(suffix: string): ScopeTable {
     Arrow: s('storage.type.function.arrow'),
     ';': s('punctuation.terminator.statement'),
     ',': s('meta.delimiter.object.comma'),
-    '.': (node) => (node.parent && isCallee(node.parent) ? s('meta.delimiter.method.period') : s('meta.delimiter.property.period')),
-    '?.': (node) => (node.parent && isCallee(node.parent) ? s('meta.delimiter.method.period') : s('meta.delimiter.property.period')),
+    '.': (node) => (isMethodDot(node) ? s('meta.delimiter.method.period') : s('meta.delimiter.property.period')),
+    '?.': (node) => (isMethodDot(node) ? s('meta.delimiter.method.period') : s('meta.delimiter.property.period')),
     ':': (node) => (parentName(node) === 'Property' ? s('keyword.operator.assignment') : parentName(node) === 'TypeAnnotation' ? s('keyword.operator.type.annotation') : null),
     '(': bracket(s, true),
     ')': bracket(s, false),
