@@ -70,6 +70,20 @@ describe('JavaScript scopes: keywords, operators, punctuation', () => {
     expect(js('debugger‸;')).toEqual(['source.js', 'punctuation.terminator.statement.js'])
   })
 
+  it('scopes switch statements and yield', () => {
+    const sw = ['source.js', 'meta.switch-statement.js']
+    expect(js('‸switch (a) { case 1: break; default: }')).toEqual([...sw, 'keyword.control.switch.js'])
+    expect(js('switch ‸(a) { case 1: break; default: }')).toEqual([...sw, 'punctuation.definition.switch-expression.begin.bracket.round.js'])
+    expect(js('switch (a) ‸{ case 1: break; default: }')).toEqual([...sw, 'punctuation.definition.section.switch-block.begin.bracket.curly.js'])
+    expect(js('switch (a) { ‸case 1: break; default: }')).toEqual([...sw, 'keyword.control.case.js'])
+    expect(js('switch (a) { case 1‸: break; default: }')).toEqual([...sw, 'punctuation.definition.section.case-statement.js'])
+    expect(js('switch (a) { case 1: ‸break; default: }')).toEqual([...sw, 'keyword.control.js'])
+    expect(js('switch (a) { case 1: break; ‸default: }')).toEqual([...sw, 'keyword.control.default.js'])
+    expect(js('function* g() { ‸yield next }')).toEqual(['source.js', 'meta.control.yield.js', 'keyword.control.js'])
+    expect(js('function* g() { yield ‸* next }')).toEqual(['source.js', 'meta.control.yield.js', 'storage.modifier.js'])
+    expect(js('function* g() { yield * ‸next }')).toEqual(['source.js'])
+  })
+
   it('scopes declarations as Atom does: var and let as types, const as a modifier with constant names', () => {
     expect(js('‸var instance = 1')).toEqual(['source.js', 'storage.type.var.js'])
     expect(js('var ‸instance = 1')).toEqual(['source.js'])
