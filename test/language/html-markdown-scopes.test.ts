@@ -76,6 +76,9 @@ describe('Markdown scopes', () => {
     expect(md('```js\nlet x = 1\n‸```')).toEqual(['source.gfm', 'markup.code.js.gfm', 'support.gfm'])
     expect(md('```python\n‸def f(): pass\n```')).toEqual(['source.gfm', 'markup.code.python.gfm', 'source.embedded.python', 'meta.function.python', 'storage.type.function.python'])
     expect(md('    ‸indented code')).toEqual(['source.gfm', 'markup.raw.gfm'])
+    expect(md('```html\n<p>x</p><script>‸if (a) b()</script>\n```')).toEqual([
+      'source.gfm', 'markup.code.html.gfm', 'source.embedded.html', 'source.js.embedded.html', 'keyword.control.js',
+    ])
   })
 
   it('scopes links', () => {
