@@ -1,6 +1,5 @@
 import type { SyntaxNode, Tree } from '@lezer/common'
-import { tags, type Tag } from '@lezer/highlight'
-import { getStyleTags } from '@lezer/highlight'
+import { getStyleTags, tags, type Tag } from '@lezer/highlight'
 import { ownsNodeType, type LanguageSpec, type ScopeContext, type ScopeResult, type SourceReader } from './language-spec.ts'
 
 /** What lies at one offset of a parsed document. */

@@ -14,6 +14,7 @@ import { bracketIndentRules } from './indent-rules.ts'
  *   { color: red; }     meta.property-list.css with punctuation.section.property-list.begin/.end.bracket.curly.css;
  *                       color meta.property-name.css support.type.property-name.css, : punctuation.separator.key-value.css,
  *                       the value meta.property-value.css, ; punctuation.terminator.rule.css
+ *   --x var(--x)        variable.css
  *   red 10px #fff "x"   support.constant.property-value.css, constant.numeric.css + keyword.other.unit.px.css,
  *                       constant.other.color.rgb-value.hex.css, string.quoted.double.css
  *   calc( )  !important meta.function.css + support.function.misc.css, keyword.other.important.css
@@ -114,10 +115,7 @@ const table: Record<string, string | ScopeRule> = {
   '[': (node) => (parentName(node) === 'AttributeSelector' ? s('punctuation.definition.entity.begin.bracket.square') : null),
   ']': (node) => (parentName(node) === 'AttributeSelector' ? s('punctuation.definition.entity.end.bracket.square') : null),
   Declaration: declaration,
-  PropertyName: (node, cx) => {
-    if (parentName(node) !== 'Declaration') return s('support.type.property-name')
-    return textOf(node, cx).startsWith('--') ? [s('meta.property-name'), s('variable')] : [s('meta.property-name'), s('support.type.property-name')]
-  },
+  PropertyName: (node) => (parentName(node) === 'Declaration' ? [s('meta.property-name'), s('support.type.property-name')] : s('support.type.property-name')),
   ':': (node) => (parentName(node) === 'Declaration' ? s('punctuation.separator.key-value') : null),
   ';': s('punctuation.terminator.rule'),
   ValueName: s('support.constant.property-value'),

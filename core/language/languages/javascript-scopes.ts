@@ -29,6 +29,9 @@ import { child, delimiterScope, isClosed, lastChild, parentName, scoped, textOf,
  *   true null this      constant.language.boolean.true / constant.language.null / variable.language
  *   = += && == + ++ ... keyword.operator.assignment / .assignment.compound / .logical / .comparison / keyword.operator /
  *                       .increment; typeof, instanceof, in, of, delete, void: keyword.operator.<word>; ? : ternary
+ *   switch (x) {       meta.switch-statement, switch keyword.control.switch, ( ) punctuation.definition.switch-expression.*,
+ *     case 1: default:  { } punctuation.definition.section.switch-block.*, keyword.control.case / .default, : punctuation
+ *   }                   .definition.section.case-statement;  yield (*) meta.control.yield with keyword.control
  *   ; , ( ) [ ] { }     punctuation.terminator.statement, meta.delimiter.object.comma, meta.brace.round/.square/.curly
  *   import ... ;        meta.import; export ... meta.export (up to the exported declaration)
  *   <a b="c">{x}</a>    meta.tag.jsx, entity.name.tag.jsx (components support.class.component.jsx),
@@ -40,7 +43,7 @@ import { child, delimiterScope, isClosed, lastChild, parentName, scoped, textOf,
 const FUNCTION_VALUES = ['FunctionExpression', 'ArrowFunction']
 const FUNCTION_LIKE = ['FunctionDeclaration', 'FunctionExpression', 'ArrowFunction', 'MethodDeclaration']
 const CONTROL_KEYWORDS = [
-  'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'try', 'catch', 'finally', 'return', 'break',
+  'if', 'else', 'for', 'while', 'do', 'try', 'catch', 'finally', 'return', 'break',
   'continue', 'throw', 'import', 'export', 'from', 'await', 'yield', 'with', 'as',
 ]
 const OPERATOR_KEYWORDS = ['delete', 'typeof', 'void', 'instanceof', 'in', 'of', 'keyof', 'satisfies']
@@ -102,6 +105,14 @@ function isCallee(node: SyntaxNode): boolean {
   return node.parent?.name === 'CallExpression' && node.parent.firstChild?.from === node.from && node.parent.firstChild.name === node.name
 }
 
+/** A member access dot before a called or function-valued property (Atom's method period). */
+function isMethodDot(node: SyntaxNode): boolean {
+  const member = node.parent
+  if (!member) return false
+  const property = node.nextSibling
+  return isCallee(member) || (property?.name === 'PropertyName' && namesFunction(property))
+}
+
 function isConstDefinition(node: SyntaxNode): boolean {
   const holder = node.parent
   return (holder?.name === 'VariableDeclaration' || holder?.name === 'ForOfSpec' || holder?.name === 'ForInSpec') && !!child(holder, 'const')
@@ -137,6 +148,8 @@ function bracket(s: (name: string) => string, open: boolean): ScopeRule {
         return s(`punctuation.definition.parameters.${side}.bracket.round`)
       case 'ArgList':
         return holder.parent?.name === 'NewExpression' ? s('meta.brace.round') : s(`punctuation.definition.arguments.${side}.bracket.round`)
+      case 'ParenthesizedExpression':
+        return holder.parent?.name === 'SwitchStatement' ? s(`punctuation.definition.switch-expression.${side}.bracket.round`) : s('meta.brace.round')
       default:
         return s('meta.brace.round')
     }
@@ -153,6 +166,7 @@ function brace(s: (name: string) => string, open: boolean): ScopeRule {
     }
     if (holder?.name === 'ImportGroup' || holder?.name === 'ExportGroup') return s(`punctuation.definition.modules.${side}`)
     if (holder?.name === 'JSXEscape') return `punctuation.section.embedded.${side}.jsx`
+    if (holder?.name === 'SwitchBody') return s(`punctuation.definition.section.switch-block.${side}.bracket.curly`)
     return s('meta.brace.curly')
   }
 }
@@ -188,7 +202,19 @@ export function javascriptScopeTable(suffix: string): ScopeTable {
     null: s('constant.language.null'),
     this: s('variable.language'),
     super: s('variable.language'),
-    default: (node) => (parentName(node) === 'ExportDeclaration' ? s('variable.language.default') : s('keyword.control')),
+    default: (node) => {
+      const holder = parentName(node)
+      if (holder === 'ExportDeclaration') return s('variable.language.default')
+      return holder === 'DefaultLabel' ? s('keyword.control.default') : s('keyword.control')
+    },
+    switch: s('keyword.control.switch'),
+    case: s('keyword.control.case'),
+    SwitchStatement: s('meta.switch-statement'),
+    YieldExpression: (node, cx) => {
+      const keyword = child(node, 'yield')
+      const end = child(node, 'Star')?.to ?? keyword?.to ?? node.from
+      return cx.pos < end ? s('meta.control.yield') : null
+    },
     debugger: s('keyword.other.debugger'),
     var: s('storage.type.var'),
     let: s('storage.type.var'),
@@ -201,6 +227,7 @@ export function javascriptScopeTable(suffix: string): ScopeTable {
     Star: (node) => {
       const holder = parentName(node)
       if (holder === 'FunctionDeclaration' || holder === 'FunctionExpression' || holder === 'MethodDeclaration') return s('storage.modifier.generator')
+      if (holder === 'YieldExpression') return s('storage.modifier')
       if (holder === 'ImportDeclaration' || holder === 'ExportDeclaration') return s('variable.language.import-all')
       return s('storage.modifier')
     },
@@ -228,9 +255,14 @@ export function javascriptScopeTable(suffix: string): ScopeTable {
     Arrow: s('storage.type.function.arrow'),
     ';': s('punctuation.terminator.statement'),
     ',': s('meta.delimiter.object.comma'),
-    '.': (node) => (node.parent && isCallee(node.parent) ? s('meta.delimiter.method.period') : s('meta.delimiter.property.period')),
-    '?.': (node) => (node.parent && isCallee(node.parent) ? s('meta.delimiter.method.period') : s('meta.delimiter.property.period')),
-    ':': (node) => (parentName(node) === 'Property' ? s('keyword.operator.assignment') : parentName(node) === 'TypeAnnotation' ? s('keyword.operator.type.annotation') : null),
+    '.': (node) => (isMethodDot(node) ? s('meta.delimiter.method.period') : s('meta.delimiter.property.period')),
+    '?.': (node) => (isMethodDot(node) ? s('meta.delimiter.method.period') : s('meta.delimiter.property.period')),
+    ':': (node) => {
+      const holder = parentName(node)
+      if (holder === 'Property') return s('keyword.operator.assignment')
+      if (holder === 'TypeAnnotation') return s('keyword.operator.type.annotation')
+      return holder === 'CaseLabel' || holder === 'DefaultLabel' ? s('punctuation.definition.section.case-statement') : null
+    },
     '(': bracket(s, true),
     ')': bracket(s, false),
     '[': s('meta.brace.square'),
