@@ -1,0 +1,127 @@
+import type { TextEditor } from '../../core/index.ts'
+import { LANGUAGE_IDS, languageInfo, type LanguageId } from '../../core/language/registry.ts'
+import type { ConnectionState } from './connection.ts'
+import { normalizeColor, normalizeName, type UserIdentity } from './user.ts'
+
+export interface ToolbarOptions {
+  room: string
+  readOnly: boolean
+  user: UserIdentity
+  softWrapped: boolean
+  onSoftWrap(softWrapped: boolean): void
+  onUserChange(user: UserIdentity): void
+}
+
+/**
+ * The bar above the editor: room, read-only badge, language, soft wrap, the people in the room, the
+ * local user's name and colour (editable), and the connection state, which is always visible.
+ */
+export class Toolbar {
+  readonly element: HTMLElement
+  /** Where the peer list renders its entries. */
+  readonly peers: HTMLElement
+  private readonly connection: HTMLElement
+  private readonly language: HTMLSelectElement
+  private readonly softWrap: HTMLButtonElement
+  private readonly nameInput: HTMLInputElement
+  private readonly colorInput: HTMLInputElement
+  private user: UserIdentity
+
+  constructor(
+    doc: Document,
+    editor: TextEditor,
+    options: ToolbarOptions,
+  ) {
+    this.user = { ...options.user }
+    const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, testid?: string): HTMLElementTagNameMap[K] => {
+      const element = doc.createElement(tag)
+      element.className = className
+      if (testid) element.dataset.testid = testid
+      return element
+    }
+    this.element = el('header', 'cx-toolbar')
+    const brand = el('a', 'cx-brand')
+    brand.href = '/'
+    brand.textContent = 'Cotext'
+    brand.title = 'Open another room'
+    const room = el('span', 'cx-room', 'room')
+    room.textContent = options.room
+    room.title = 'Room: share this page’s address to edit together'
+    this.element.append(brand, room)
+    if (options.readOnly) {
+      const badge = el('span', 'cx-badge', 'read-only')
+      badge.textContent = 'read-only'
+      badge.title = 'This link can follow the document but not change it'
+      this.element.appendChild(badge)
+    }
+
+    this.language = el('select', 'cx-language', 'language')
+    this.language.title = 'Language'
+    for (const id of LANGUAGE_IDS) {
+      const option = doc.createElement('option')
+      option.value = id
+      option.textContent = languageInfo(id).name
+      this.language.appendChild(option)
+    }
+    this.language.value = editor.getLanguage()
+    this.language.addEventListener('change', () => editor.setLanguage(this.language.value as LanguageId))
+    editor.onDidChangeLanguage((id) => (this.language.value = id))
+
+    this.softWrap = el('button', 'cx-toggle', 'soft-wrap')
+    this.softWrap.type = 'button'
+    this.softWrap.textContent = 'Soft wrap'
+    this.setSoftWrapped(options.softWrapped)
+    this.softWrap.addEventListener('click', () => {
+      const next = this.softWrap.getAttribute('aria-pressed') !== 'true'
+      this.setSoftWrapped(next)
+      options.onSoftWrap(next)
+    })
+
+    const spacer = el('span', 'cx-spacer')
+    this.peers = el('div', 'cx-peers', 'peers')
+    this.peers.setAttribute('aria-label', 'People in this room (click to follow)')
+
+    const me = el('div', 'cx-me')
+    this.colorInput = el('input', 'cx-color', 'user-color')
+    this.colorInput.type = 'color'
+    this.colorInput.value = this.user.color
+    this.colorInput.title = 'Your colour'
+    this.nameInput = el('input', 'cx-name', 'user-name')
+    this.nameInput.value = this.user.name
+    this.nameInput.title = 'Your name, as others see it'
+    this.nameInput.maxLength = 40
+    this.nameInput.spellcheck = false
+    const commit = (): void => {
+      const name = normalizeName(this.nameInput.value) ?? this.user.name
+      const color = normalizeColor(this.colorInput.value) ?? this.user.color
+      this.nameInput.value = name
+      if (name === this.user.name && color === this.user.color) return
+      this.user = { name, color }
+      options.onUserChange({ ...this.user })
+    }
+    this.nameInput.addEventListener('change', commit)
+    this.nameInput.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') this.nameInput.blur()
+    })
+    this.colorInput.addEventListener('input', commit)
+    me.append(this.colorInput, this.nameInput)
+
+    this.connection = el('span', 'cx-connection', 'connection')
+    this.connection.setAttribute('role', 'status')
+    this.element.append(this.language, this.softWrap, spacer, this.peers, me, this.connection)
+  }
+
+  setConnection(state: ConnectionState, detail: string): void {
+    this.connection.textContent = state
+    this.connection.dataset.state = state
+    this.connection.title = detail
+  }
+
+  setSoftWrapped(softWrapped: boolean): void {
+    this.softWrap.setAttribute('aria-pressed', String(softWrapped))
+  }
+
+  getUser(): UserIdentity {
+    return { ...this.user }
+  }
+}

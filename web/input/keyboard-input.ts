@@ -1,0 +1,215 @@
+import { ReadOnlyEditorError, type TextEditor } from '../../core/index.ts'
+import type { EditorView } from '../view/editor-view.ts'
+import { commandForKeystroke, type Command, type CommandContext } from './keymap.ts'
+import { keystrokeForEvent } from './keystroke.ts'
+import type { SystemClipboard } from './system-clipboard.ts'
+
+export const READ_ONLY_HINT = 'Read-only: this link can follow the document but not change it'
+
+/** Keys the browser would use to move its own caret out of the input span. */
+const NAVIGATION_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown'])
+
+export interface InputHost {
+  readonly editor: TextEditor
+  readonly view: EditorView
+  readonly clipboard: SystemClipboard
+  /** The user acted in the editor (typed, moved, clicked): stop following a peer. */
+  didLocalInput(): void
+}
+
+/**
+ * Keyboard, text and clipboard input on the editing surface. Keys go through the keymap to core
+ * commands; typed text (`beforeinput`) goes to `insertText` with grouped undo; IME composition is
+ * shown in the input span at the cursor and inserted when it ends; copy, cut and paste run in the
+ * browser's clipboard events, through the system clipboard. Nothing reaches the DOM's own editing:
+ * every `beforeinput` is cancelled, so the rendered lines only ever show the model.
+ */
+export class KeyboardInput {
+  private composing = false
+  private readonly context: CommandContext
+  private readonly cleanups: (() => void)[] = []
+
+  constructor(private readonly host: InputHost) {
+    const { view } = host
+    this.context = { editor: host.editor, rowsPerPage: () => view.rowsPerPage() }
+    const surface = view.surface
+    const listen = <K extends keyof HTMLElementEventMap>(type: K, listener: (event: HTMLElementEventMap[K]) => void): void => {
+      surface.addEventListener(type, listener)
+      this.cleanups.push(() => surface.removeEventListener(type, listener))
+    }
+    listen('keydown', (event) => this.onKeyDown(event))
+    listen('beforeinput', (event) => this.onBeforeInput(event))
+    listen('compositionstart', () => this.onCompositionStart())
+    listen('compositionend', (event) => this.onCompositionEnd(event))
+    listen('copy', (event) => this.onClipboard(event, 'copy'))
+    listen('cut', (event) => this.onClipboard(event, 'cut'))
+    listen('paste', (event) => this.onClipboard(event, 'paste'))
+    listen('focus', () => this.placeCaret())
+    listen('drop', (event) => event.preventDefault())
+  }
+
+  dispose(): void {
+    for (const cleanup of this.cleanups) cleanup()
+  }
+
+  isComposing(): boolean {
+    return this.composing
+  }
+
+  /** Keeps the DOM caret in the input span, where typing and IME happen. */
+  placeCaret(): void {
+    if (this.composing) return
+    const span = this.host.view.inputSpan
+    const selection = span.ownerDocument.getSelection()
+    if (selection === null) return
+    if (selection.rangeCount === 1 && selection.isCollapsed && selection.anchorNode === span) return
+    const range = span.ownerDocument.createRange()
+    range.setStart(span, 0)
+    range.collapse(true)
+    selection.removeAllRanges()
+    selection.addRange(range)
+  }
+
+  /** Runs a command as the user's action: read-only editors show the hint instead of throwing. */
+  runCommand(command: Command): void {
+    this.host.didLocalInput()
+    if (command.edits && this.host.editor.isReadOnly()) {
+      this.host.view.showHint(READ_ONLY_HINT)
+      return
+    }
+    this.guard(() => command.run(this.context))
+    this.host.view.requestAutoscroll()
+  }
+
+  private onKeyDown(event: KeyboardEvent): void {
+    if (event.isComposing || event.keyCode === 229 || this.composing) return
+    const keystroke = keystrokeForEvent(event)
+    if (keystroke === null) return
+    const binding = commandForKeystroke(keystroke)
+    if (binding === undefined) {
+      if (NAVIGATION_KEYS.has(event.key)) event.preventDefault()
+      else this.placeCaret()
+      return
+    }
+    const { command } = binding
+    if (command.clipboard !== undefined) {
+      // The browser fires its copy/cut/paste event on the surface next; the command runs there.
+      this.placeCaret()
+      return
+    }
+    event.preventDefault()
+    this.runCommand(command)
+  }
+
+  private onBeforeInput(event: InputEvent): void {
+    if (event.inputType === 'insertCompositionText') return
+    event.preventDefault()
+    if (this.composing) return
+    const editor = this.host.editor
+    switch (event.inputType) {
+      case 'insertText':
+      case 'insertReplacementText': {
+        const text = event.data ?? event.dataTransfer?.getData('text/plain') ?? ''
+        if (text !== '') this.insert(text, this.surfaceIsSelected())
+        return
+      }
+      case 'insertLineBreak':
+      case 'insertParagraph':
+        this.insert('\n', this.surfaceIsSelected())
+        return
+      case 'historyUndo':
+        this.runCommand({ edits: true, run: () => editor.undo() })
+        return
+      case 'historyRedo':
+        this.runCommand({ edits: true, run: () => editor.redo() })
+        return
+      case 'deleteContentBackward':
+      case 'deleteContentForward':
+      case 'deleteWordBackward':
+      case 'deleteWordForward': {
+        // Only reaches here without a keydown we handled: a script's or a virtual keyboard's delete.
+        const all = this.surfaceIsSelected()
+        const backward = event.inputType.endsWith('Backward')
+        this.runCommand({
+          edits: true,
+          run: () => {
+            if (all) editor.selectAll()
+            if (backward) editor.backspace()
+            else editor.delete()
+          },
+        })
+        this.placeCaret()
+        return
+      }
+      default:
+        // Formatting, drag and drop, and the rest of contenteditable's vocabulary do not apply.
+        return
+    }
+  }
+
+  private onCompositionStart(): void {
+    this.composing = true
+    this.host.view.inputSpan.classList.add('cx-composing')
+    if (this.host.editor.isReadOnly()) this.host.view.showHint(READ_ONLY_HINT)
+  }
+
+  private onCompositionEnd(event: CompositionEvent): void {
+    this.composing = false
+    const span = this.host.view.inputSpan
+    span.classList.remove('cx-composing')
+    span.textContent = ''
+    this.placeCaret()
+    if (event.data) this.insert(event.data, false)
+  }
+
+  private onClipboard(event: ClipboardEvent, kind: 'copy' | 'cut' | 'paste'): void {
+    event.preventDefault()
+    const { editor, clipboard, view } = this.host
+    if (kind !== 'copy' && editor.isReadOnly()) {
+      view.showHint(READ_ONLY_HINT)
+      return
+    }
+    const data = event.clipboardData
+    if (kind === 'paste') {
+      clipboard.receive(data?.getData('text/plain') ?? '')
+      this.runCommand({ edits: true, run: () => editor.pasteText() })
+      return
+    }
+    clipboard.takeWritten()
+    this.runCommand({ edits: kind === 'cut', run: () => (kind === 'cut' ? editor.cutSelectedText() : editor.copySelectedText()) })
+    const written = clipboard.takeWritten()
+    if (written !== null) data?.setData('text/plain', written)
+  }
+
+  private insert(text: string, replaceAll: boolean): void {
+    const editor = this.host.editor
+    this.runCommand({
+      edits: true,
+      run: () => {
+        if (replaceAll) editor.selectAll()
+        editor.insertText(text, { groupUndo: true })
+      },
+    })
+    if (replaceAll) this.placeCaret()
+  }
+
+  /**
+   * True when the DOM selection spans the surface instead of sitting in the input span: a script
+   * (or Playwright's `fill`) selected everything, so the input replaces the whole text.
+   */
+  private surfaceIsSelected(): boolean {
+    const selection = this.host.view.surface.ownerDocument.getSelection()
+    if (selection === null || selection.isCollapsed) return false
+    return !this.host.view.inputSpan.contains(selection.anchorNode)
+  }
+
+  private guard(fn: () => void): void {
+    try {
+      fn()
+    } catch (error) {
+      // A command can still meet read-only (a peer's token changed mode): say so, never throw at the user.
+      if (error instanceof ReadOnlyEditorError) this.host.view.showHint(READ_ONLY_HINT)
+      else throw error
+    }
+  }
+}

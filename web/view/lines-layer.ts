@@ -1,0 +1,146 @@
+import type { TextEditor } from '../../core/index.ts'
+
+/**
+ * The text: one absolutely positioned element per rendered screen row, keyed by row, reading only
+ * screen lines (`lineTextForScreenRow`). A render touches the DOM only where a row's text changed,
+ * and keeps the elements in row order so the surface's text reads like the document
+ * (`<div><span>text</span>\n</div>`: the newline is collapsed away on screen and in innerText but
+ * separates lines in textContent).
+ */
+
+interface RenderedLine {
+  element: HTMLElement
+  span: HTMLElement
+  text: string
+  newline: boolean
+  /** Every character is printable ASCII, so column * charWidth is exact. */
+  simple: boolean
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
+
+export class LinesLayer {
+  private rendered = new Map<number, RenderedLine>()
+  private spare: RenderedLine[] = []
+  private readonly range: Range
+  /** The longest rendered line so far, in columns: the content's width (never shrinks while unwrapped). */
+  maxColumns = 0
+
+  constructor(
+    private readonly editor: TextEditor,
+    private readonly surface: HTMLElement,
+    /** The element that must stay the surface's last child (the input span). */
+    private readonly tail: HTMLElement,
+    private lineHeight: number,
+  ) {
+    this.range = surface.ownerDocument.createRange()
+  }
+
+  setLineHeight(lineHeight: number): void {
+    this.lineHeight = lineHeight
+    for (const [row, line] of this.rendered) line.element.style.top = `${row * lineHeight}px`
+  }
+
+  /** Brings rows first..last (inclusive) up to date and drops the others. */
+  render(first: number, last: number): void {
+    const lastScreenRow = this.editor.getLastScreenRow()
+    const end = Math.min(last, lastScreenRow)
+    const next = new Map<number, RenderedLine>()
+    for (const [row, line] of this.rendered) {
+      if (row >= first && row <= end) next.set(row, line)
+      else {
+        line.element.remove()
+        this.spare.push(line)
+      }
+    }
+    let expected: ChildNode | null = this.surface.firstChild
+    for (let row = first; row <= end; row++) {
+      let line = next.get(row)
+      if (line === undefined) {
+        line = this.spare.pop() ?? this.createLine()
+        line.element.style.top = `${row * this.lineHeight}px`
+        next.set(row, line)
+      }
+      this.update(line, this.editor.lineTextForScreenRow(row), row < lastScreenRow)
+      if (line.element !== expected) this.surface.insertBefore(line.element, expected)
+      expected = line.element.nextSibling
+    }
+    if (this.spare.length > 64) this.spare.length = 64
+    this.rendered = next
+    if (this.tail.parentNode !== this.surface || this.tail.nextSibling !== null) this.surface.appendChild(this.tail)
+  }
+
+  /** Forgets the widest-line estimate (after soft wrap is toggled). */
+  resetWidth(): void {
+    this.maxColumns = 0
+    for (const line of this.rendered.values()) this.maxColumns = Math.max(this.maxColumns, line.text.length)
+  }
+
+  /** The text of a screen row, from the rendered copy when there is one. */
+  textForRow(row: number): string {
+    return this.rendered.get(row)?.text ?? this.editor.lineTextForScreenRow(row)
+  }
+
+  /** Pixels from the start of the text to a screen column (measured for lines that are not plain ASCII). */
+  xFor(row: number, column: number, charWidth: number): number {
+    const line = this.rendered.get(row)
+    if (line === undefined) return Math.max(0, column) * charWidth
+    const col = Math.max(0, Math.min(column, line.text.length))
+    if (line.simple) return col * charWidth
+    const node = line.span.firstChild
+    if (node === null) return 0
+    this.range.setStart(node, col)
+    this.range.setEnd(node, col)
+    const rect = this.range.getBoundingClientRect()
+    return rect.left - line.span.getBoundingClientRect().left
+  }
+
+  /** The screen column nearest to `x` pixels on a row. */
+  columnAt(row: number, x: number, charWidth: number): number {
+    const line = this.rendered.get(row)
+    const text = line?.text ?? this.editor.lineTextForScreenRow(row)
+    if (line === undefined || line.simple) return Math.max(0, Math.min(text.length, Math.round(x / charWidth)))
+    // Positions grow with the column on a left-to-right line: binary search for the nearest one.
+    let low = 0
+    let high = text.length
+    while (low < high) {
+      const mid = (low + high) >> 1
+      if (this.xFor(row, mid + 1, charWidth) <= x) low = mid + 1
+      else high = mid
+    }
+    if (low < text.length) {
+      const left = this.xFor(row, low, charWidth)
+      const right = this.xFor(row, low + 1, charWidth)
+      if (x - left > right - x) return low + 1
+    }
+    return low
+  }
+
+  isRendered(row: number): boolean {
+    return this.rendered.has(row)
+  }
+
+  private update(line: RenderedLine, text: string, newline: boolean): void {
+    if (line.text !== text) {
+      line.span.textContent = text
+      line.text = text
+      line.simple = PRINTABLE_ASCII.test(text)
+      if (text.length > this.maxColumns) this.maxColumns = text.length
+    }
+    if (line.newline !== newline) {
+      if (newline) line.element.appendChild(line.element.ownerDocument.createTextNode('\n'))
+      else line.element.lastChild!.remove()
+      line.newline = newline
+    }
+  }
+
+  private createLine(): RenderedLine {
+    const doc = this.surface.ownerDocument
+    const element = doc.createElement('div')
+    element.className = 'cx-line'
+    element.contentEditable = 'false'
+    const span = doc.createElement('span')
+    element.appendChild(span)
+    return { element, span, text: '', newline: false, simple: true }
+  }
+}
