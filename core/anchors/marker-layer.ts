@@ -102,7 +102,8 @@ export class MarkerLayer {
     // Atom: an insertion moves an exclusive start (and then the end with it) and a non-exclusive end;
     // a deletion moves an exclusive start only when the marker is not empty.
     const moveStart = !leftBound && exclusive && (isInsertion || !empty)
-    const moveEnd = !leftBound && isInsertion && (!exclusive || moveStart)
+    // The end follows an insertion at it when non-exclusive, or when the start moved with it too.
+    const moveEnd = !leftBound && isInsertion && (!exclusive || (moveStart && lo === start))
     const newLo = mapOffset(lo, start, oldLength, newLength, moveStart)
     const newHi = Math.max(newLo, mapOffset(hi, start, oldLength, newLength, moveEnd))
     if (marker.invalidate !== 'never' && marker.valid && isInvalidatedBy(marker.invalidate, lo, hi, start, end)) marker.valid = false

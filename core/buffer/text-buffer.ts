@@ -39,7 +39,7 @@ export class TextBuffer {
   private readonly index: LineIndex
   private readonly emitter = new Emitter<BufferEvents>()
   private readonly hooks: ChangeHook[] = []
-  private readonly afterHooks: ChangeHook[] = []
+  private readonly afterHooks: (() => void)[] = []
   private readonly changeReader: YTextChangeReader
   /** Clock ranges this buffer inserted in each open transaction (already mirrored). */
   private readonly ownEdits = new WeakMap<Y.Transaction, [number, number][]>()
@@ -306,8 +306,11 @@ export class TextBuffer {
     })
   }
 
-  /** Registers a consumer run after the public listeners (markers emit their change events here). */
-  addAfterChangeHook(hook: ChangeHook): Disposable {
+  /**
+   * Registers a consumer run after the public listeners, once per transaction (markers emit their
+   * change events here, so a multi-cursor command reports each marker once).
+   */
+  addAfterChangeHook(hook: () => void): Disposable {
     this.afterHooks.push(hook)
     return new Disposable(() => {
       const i = this.afterHooks.indexOf(hook)
@@ -343,7 +346,8 @@ export class TextBuffer {
       own.push([clockBefore, clockAfter])
       const change = { offset, deleteLength, insertText: text }
       this.changeReader.noteOwnChange(change, clockAfter > clockBefore ? Y.createID(client, clockAfter - 1) : null)
-      this.applyChanges([change], transaction.origin, true)
+      // After-change consumers (marker events) run once, when the transaction ends, as in Atom.
+      this.applyChanges([change], transaction.origin, true, false, false)
     }, origin)
   }
 
@@ -351,7 +355,10 @@ export class TextBuffer {
     const own = this.ownEdits.get(transaction)
     if (own) {
       this.ownEdits.delete(transaction)
-      if (this.ytext.length === this.index.length && this.changeReader.insertedOnlyIn(transaction, own)) return
+      if (this.ytext.length === this.index.length && this.changeReader.insertedOnlyIn(transaction, own)) {
+        this.runAfterHooks()
+        return
+      }
       // Something else edited the text inside our transaction: realign with one covering change.
       this.changeReader.reset()
       this.applyChanges([diffChange(this.index.getText(), this.ytext.toString())], transaction.origin, transaction.local)
@@ -365,7 +372,7 @@ export class TextBuffer {
     this.applyChanges(raw, transaction.origin, transaction.local, true)
   }
 
-  private applyChanges(raw: readonly RawChange[], origin: unknown, local: boolean, repairSurrogates = false): void {
+  private applyChanges(raw: readonly RawChange[], origin: unknown, local: boolean, repairSurrogates = false, runAfterHooks = true): void {
     if (raw.length === 0) return
     const changes: TextChange[] = []
     for (const rawChange of raw) {
@@ -398,8 +405,20 @@ export class TextBuffer {
     try {
       this.emitter.emit('did-change', bufferEvent)
     } finally {
-      for (const hook of [...this.afterHooks]) hook(bufferEvent)
+      if (runAfterHooks) this.runAfterHooks()
     }
+  }
+
+  private runAfterHooks(): void {
+    let firstError: unknown = null
+    for (const hook of [...this.afterHooks]) {
+      try {
+        hook()
+      } catch (error) {
+        firstError ??= error
+      }
+    }
+    if (firstError !== null) throw firstError
   }
 
   /**

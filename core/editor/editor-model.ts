@@ -18,7 +18,7 @@ import type { ScopeDescriptor } from '../language/scope-descriptor.ts'
 import { toggleLineCommentsEdits } from '../language/comments.ts'
 import { Clipboard } from './clipboard.ts'
 import { EditorCommands } from './commands.ts'
-import { buildIndentString, indentLevelForLine } from './indentation.ts'
+import { buildIndentString, indentLevelForLine } from '../language/indentation.ts'
 
 export interface TextEditorOptions {
   text?: string

@@ -32,13 +32,14 @@ export function indentColumnsForLine(line: string, tabLength: number): number {
 }
 
 /** Whitespace for an indent level: spaces with soft tabs; tabs (and spaces for a fraction) with hard tabs. */
-export function buildIndentString(level: number, tabLength: number, softTabs: boolean): string {
+export function buildIndentString(level: number, tabLength: number, softTabs: boolean, column = 0): string {
   assertTabLength(tabLength)
   if (typeof level !== 'number' || !Number.isFinite(level) || level < 0) {
     throw new TypeError(`level must be a non-negative number; got ${String(level)}`)
   }
   const columns = Math.round(level * tabLength)
-  if (softTabs) return ' '.repeat(columns)
+  // Atom's Tab at a column off a tab stop inserts only what reaches the next stop (soft tabs).
+  if (softTabs) return ' '.repeat(Math.max(0, columns - (column % tabLength)))
   return '\t'.repeat(Math.floor(columns / tabLength)) + ' '.repeat(columns % tabLength)
 }
 

@@ -190,14 +190,15 @@ export class Cursor {
   // Moving
 
   moveUp(rowCount = 1, { moveToEndOfSelection = false }: { moveToEndOfSelection?: boolean } = {}): void {
-    this.moveVertically(-rowCount, moveToEndOfSelection)
+    this.moveVertically(-checkCount(rowCount, 'rowCount'), moveToEndOfSelection)
   }
 
   moveDown(rowCount = 1, { moveToEndOfSelection = false }: { moveToEndOfSelection?: boolean } = {}): void {
-    this.moveVertically(rowCount, moveToEndOfSelection)
+    this.moveVertically(checkCount(rowCount, 'rowCount'), moveToEndOfSelection)
   }
 
   moveLeft(columnCount = 1, { moveToEndOfSelection = false }: { moveToEndOfSelection?: boolean } = {}): void {
+    checkCount(columnCount, 'columnCount')
     const range = this.marker.getScreenRange()
     if (moveToEndOfSelection && !range.isEmpty()) {
       this.setScreenPosition(range.start)
@@ -213,6 +214,7 @@ export class Cursor {
   }
 
   moveRight(columnCount = 1, { moveToEndOfSelection = false }: { moveToEndOfSelection?: boolean } = {}): void {
+    checkCount(columnCount, 'columnCount')
     const range = this.marker.getScreenRange()
     if (moveToEndOfSelection && !range.isEmpty()) {
       this.setScreenPosition(range.end)
@@ -411,4 +413,10 @@ export class Cursor {
     this.selection?.clear({ autoscroll: false })
     move()
   }
+}
+
+/** Counts must be numbers; NaN or negative counts move nothing rather than somewhere surprising. */
+function checkCount(count: unknown, name: string): number {
+  if (typeof count !== 'number') throw new TypeError(`${name} must be a number; got ${typeof count}`)
+  return Number.isNaN(count) ? 0 : Math.max(0, count)
 }

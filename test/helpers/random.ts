@@ -37,9 +37,13 @@ export class Random {
   }
 }
 
-/** Seeds for a fuzz run: FUZZ_SEED pins one, otherwise a fixed list so runs are reproducible. */
+/**
+ * Seeds for a fuzz run: FUZZ_SEED pins one, FUZZ_RUNS asks for more (for a long local hunt),
+ * otherwise a fixed list so runs are reproducible.
+ */
 export function fuzzSeeds(count: number, base = 1): number[] {
-  const pinned = typeof process !== 'undefined' ? process.env.FUZZ_SEED : undefined
-  if (pinned) return [Number(pinned)]
-  return Array.from({ length: count }, (_, i) => base + i * 7919)
+  const env = typeof process !== 'undefined' ? process.env : {}
+  if (env.FUZZ_SEED) return [Number(env.FUZZ_SEED)]
+  const runs = Number(env.FUZZ_RUNS) || count
+  return Array.from({ length: runs }, (_, i) => base + i * 7919)
 }
