@@ -1,5 +1,5 @@
 import { ReadOnlyEditorError, type TextEditor } from '../../core/index.ts'
-import type { EditorView } from '../view/editor-view.ts'
+import { INPUT_ANCHOR, type EditorView } from '../view/editor-view.ts'
 import { commandForKeystroke, type Command, type CommandContext } from './keymap.ts'
 import { keystrokeForEvent } from './keystroke.ts'
 import type { SystemClipboard } from './system-clipboard.ts'
@@ -62,9 +62,14 @@ export class KeyboardInput {
     const span = this.host.view.inputSpan
     const selection = span.ownerDocument.getSelection()
     if (selection === null) return
-    if (selection.rangeCount === 1 && selection.isCollapsed && selection.anchorNode === span) return
+    let anchor = span.firstChild
+    if (anchor === null || anchor.nodeType !== Node.TEXT_NODE || anchor.textContent !== INPUT_ANCHOR || anchor !== span.lastChild) {
+      span.textContent = INPUT_ANCHOR
+      anchor = span.firstChild!
+    }
+    if (selection.rangeCount === 1 && selection.isCollapsed && selection.anchorNode === anchor && selection.anchorOffset === 1) return
     const range = span.ownerDocument.createRange()
-    range.setStart(span, 0)
+    range.setStart(anchor, 1)
     range.collapse(true)
     selection.removeAllRanges()
     selection.addRange(range)
@@ -157,7 +162,7 @@ export class KeyboardInput {
     this.composing = false
     const span = this.host.view.inputSpan
     span.classList.remove('cx-composing')
-    span.textContent = ''
+    span.textContent = INPUT_ANCHOR
     this.placeCaret()
     if (event.data) this.insert(event.data, false)
   }

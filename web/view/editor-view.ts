@@ -8,6 +8,12 @@ import { rowWindow, scrollToShow } from './rects.ts'
 const PAD = 6
 /** Rows rendered above and below the viewport, so a scroll rarely shows unrendered rows. */
 const OVERSCAN = 10
+/**
+ * The input span always holds one zero-width space and the DOM caret sits after it: Chromium only
+ * updates an IME composition in place when it starts after a character (in an empty element the
+ * composition's later updates are dropped). Playwright's text matchers ignore this character.
+ */
+export const INPUT_ANCHOR = '\u200b'
 /** How long a hint ("read-only") stays on screen. */
 const HINT_MS = 2500
 
@@ -89,6 +95,7 @@ export class EditorView {
     this.surface.setAttribute('autocorrect', 'off')
     this.surface.setAttribute('translate', 'no')
     this.inputSpan = el('span', 'cx-input')
+    this.inputSpan.textContent = INPUT_ANCHOR
     this.surface.appendChild(this.inputSpan)
     this.cursorLayer = el('div', 'cx-layer cx-cursors')
     this.overlayLayer = el('div', 'cx-layer cx-overlays')

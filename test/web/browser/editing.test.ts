@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { launchChromium, openUser, pointFor, roomUrl, screenshot, startServer, textOf, waitForText, type ServerProcess, type User } from './harness.ts'
+
+/** One user editing with the real keyboard, mouse, clipboard and IME; no peers. */
+
+let server: ServerProcess
+let browser: Browser
+let room = 0
+
+beforeAll(async () => {
+  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.dispose()
+})
+
+async function freshPage(text = ''): Promise<User> {
+  const user = await openUser(browser, roomUrl(server, `editing-${++room}`, { name: 'Ada' }))
+  if (text !== '') {
+    await user.page.evaluate((t) => {
+      const editor = window.cotext!.editor
+      editor.setText(t)
+      editor.setCursorBufferPosition([0, 0])
+    }, text)
+  }
+  await user.page.locator('[data-testid=editor]').focus()
+  return user
+}
+
+const selections = (user: User) =>
+  user.page.evaluate(() => window.cotext!.editor.getSelectedBufferRanges().map((r) => [r.start.row, r.start.column, r.end.row, r.end.column]))
+
+describe('the editing surface', () => {
+  it('is a focusable multi-line textbox holding the rendered text', async () => {
+    const user = await freshPage()
+    const surface = user.page.locator('[data-testid=editor]')
+    await expect.poll(() => surface.getAttribute('role')).toBe('textbox')
+    expect(await surface.getAttribute('aria-multiline')).toBe('true')
+    await surface.click()
+    expect(await surface.evaluate((el) => el === document.activeElement)).toBe(true)
+    await user.page.keyboard.type('one\ntwo')
+    await waitForText(user.page, 'one\ntwo')
+    // The surface's text is the document's (plus the input span's zero-width space).
+    expect((await surface.textContent())!.replace('\u200b', '')).toBe('one\ntwo')
+    await expect.poll(() => surface.innerText().then((t) => t.replace('\u200b', '').trimEnd())).toBe('one\ntwo')
+    expect(user.errors).toEqual([])
+    await user.context.close()
+  })
+
+  it('runs Atom Linux keys through core commands', async () => {
+    const user = await freshPage('getFooBar baz\n  second line')
+    const { page } = user
+    await page.keyboard.press('End')
+    await page.keyboard.press('Control+ArrowLeft')
+    expect(await selections(user)).toEqual([[0, 10, 0, 10]])
+    await page.keyboard.press('Control+Shift+ArrowLeft')
+    expect(await selections(user)).toEqual([[0, 0, 0, 10]])
+    await page.keyboard.press('ArrowRight')
+    expect(await selections(user)).toEqual([[0, 10, 0, 10]])
+    await page.keyboard.press('Alt+ArrowLeft')
+    expect(await selections(user)).toEqual([[0, 9, 0, 9]])
+    await page.keyboard.press('Alt+ArrowLeft')
+    expect(await selections(user)).toEqual([[0, 6, 0, 6]])
+    await page.keyboard.press('Alt+Backspace')
+    await waitForText(page, 'getBar baz\n  second line')
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('Home')
+    expect(await selections(user)).toEqual([[1, 2, 1, 2]])
+    await page.keyboard.press('Shift+End')
+    expect(await selections(user)).toEqual([[1, 2, 1, 13]])
+    await page.keyboard.press('Control+Shift+k')
+    await waitForText(page, 'getBar baz')
+    await page.keyboard.press('Control+z')
+    await waitForText(page, 'getBar baz\n  second line')
+    await page.keyboard.press('Control+y')
+    await waitForText(page, 'getBar baz')
+    await page.keyboard.press('Control+a')
+    expect(await selections(user)).toEqual([[0, 0, 0, 10]])
+    await page.keyboard.press('Tab')
+    await waitForText(page, '  getBar baz')
+    await page.keyboard.press('Shift+Tab')
+    await waitForText(page, 'getBar baz')
+    await page.keyboard.press('Control+End')
+    await page.keyboard.press('Enter')
+    await page.keyboard.type('x')
+    await page.keyboard.press('ArrowUp')
+    await page.keyboard.press('Control+j')
+    await waitForText(page, 'getBar baz x')
+    await page.keyboard.press('Control+Home')
+    await page.keyboard.press('Control+d')
+    expect(await selections(user)).toEqual([[0, 0, 0, 6]])
+    await page.keyboard.press('Control+Backspace')
+    await waitForText(page, ' baz x')
+    await page.keyboard.press('Control+Delete')
+    await waitForText(page, ' x')
+    expect(user.errors).toEqual([])
+    await user.context.close()
+  })
+
+  it('types with several cursors added by ctrl+alt+down and ctrl+click', async () => {
+    const user = await freshPage('alpha\nbeta\ngamma\ndelta')
+    const { page } = user
+    await page.keyboard.press('Control+Alt+ArrowDown')
+    await page.keyboard.press('Control+Alt+ArrowDown')
+    const end = await pointFor(page, 3, 5)
+    await page.keyboard.down('Control')
+    await page.mouse.click(end.x + 1, end.y)
+    await page.keyboard.up('Control')
+    expect(await selections(user)).toEqual([
+      [0, 0, 0, 0],
+      [1, 0, 1, 0],
+      [2, 0, 2, 0],
+      [3, 5, 3, 5],
+    ])
+    await page.keyboard.type('> ')
+    await waitForText(page, '> alpha\n> beta\n> gamma\ndelta> ')
+    expect(await page.locator('[data-testid=cursor]').count()).toBe(4)
+    await screenshot(page, 'editing-multi-cursor')
+    // ctrl+click on an existing cursor removes it
+    const second = await pointFor(page, 1, 2)
+    await page.keyboard.down('Control')
+    await page.mouse.click(second.x, second.y)
+    await page.keyboard.up('Control')
+    expect((await selections(user)).length).toBe(3)
+    await page.keyboard.press('Escape')
+    expect((await selections(user)).length).toBe(1)
+    expect(user.errors).toEqual([])
+    await user.context.close()
+  })
+
+  it('selects with the mouse: click, shift+click, double, triple click and drag', async () => {
+    const user = await freshPage('hello wide world\nsecond line here\nthird')
+    const { page } = user
+    let p = await pointFor(page, 0, 8)
+    await page.mouse.click(p.x, p.y)
+    expect(await selections(user)).toEqual([[0, 8, 0, 8]])
+    p = await pointFor(page, 1, 6)
+    await page.keyboard.down('Shift')
+    await page.mouse.click(p.x, p.y)
+    await page.keyboard.up('Shift')
+    expect(await selections(user)).toEqual([[0, 8, 1, 6]])
+    p = await pointFor(page, 0, 8)
+    await page.mouse.dblclick(p.x, p.y)
+    expect(await selections(user)).toEqual([[0, 6, 0, 10]])
+    await page.mouse.click(p.x, p.y, { clickCount: 3 })
+    expect(await selections(user)).toEqual([[0, 0, 1, 0]])
+    const from = await pointFor(page, 1, 2)
+    const to = await pointFor(page, 2, 3)
+    await page.mouse.move(from.x, from.y)
+    await page.mouse.down()
+    await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 3 })
+    await page.mouse.move(to.x, to.y, { steps: 3 })
+    await page.mouse.up()
+    expect(await selections(user)).toEqual([[1, 2, 2, 3]])
+    // a click below the last line puts the cursor at the end of the text
+    const box = (await page.locator('[data-testid=editor]').boundingBox())!
+    await page.mouse.click(box.x + 40, box.y + 300)
+    expect(await selections(user)).toEqual([[2, 5, 2, 5]])
+    await screenshot(page, 'editing-mouse')
+    expect(user.errors).toEqual([])
+    await user.context.close()
+  })
+
+  it('copies, cuts and pastes through the system clipboard, keeping whole-line copies', async () => {
+    const user = await freshPage('first\nsecond')
+    const { page } = user
+    await page.keyboard.press('Control+c')
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('Control+v')
+    await waitForText(page, 'first\nfirst\nsecond')
+    expect(await selections(user)).toEqual([[2, 0, 2, 0]])
+    await page.keyboard.press('Shift+End')
+    await page.keyboard.press('Control+x')
+    await waitForText(page, 'first\nfirst\n')
+    await page.keyboard.press('Control+Home')
+    await page.keyboard.press('Control+v')
+    await waitForText(page, 'secondfirst\nfirst\n')
+    expect(user.errors).toEqual([])
+    await user.context.close()
+  })
+
+  it('inserts IME compositions when they end, showing them at the cursor meanwhile', async () => {
+    const user = await freshPage('ab')
+    const { page } = user
+    await page.keyboard.press('ArrowRight')
+    const cdp = await user.context.newCDPSession(page)
+    await cdp.send('Input.imeSetComposition', { text: 'に', selectionStart: 1, selectionEnd: 1 })
+    await cdp.send('Input.imeSetComposition', { text: 'にほん', selectionStart: 3, selectionEnd: 3 })
+    expect(await page.locator('.cx-input.cx-composing').textContent()).toBe('\u200bにほん')
+    expect(await textOf(page)).toBe('ab')
+    await cdp.send('Input.insertText', { text: '日本' })
+    await waitForText(page, 'a日本b')
+    expect(await selections(user)).toEqual([[0, 3, 0, 3]])
+    expect(await page.locator('.cx-input').textContent()).toBe('\u200b')
+    await page.keyboard.type('!')
+    await waitForText(page, 'a日本!b')
+    expect(user.errors).toEqual([])
+    await user.context.close()
+  })
+
+  it('opens a 100,000-line document rendering only the rows in view, and scrolls to its end', async () => {
+    const user = await freshPage()
+    const { page } = user
+    const lines = await page.evaluate(() => {
+      const text = Array.from({ length: 100_000 }, (_, i) => `line ${i + 1} of the long document`).join('\n')
+      window.cotext!.editor.setText(text)
+      window.cotext!.view.renderNow()
+      return document.querySelectorAll('.cx-line').length
+    })
+    expect(lines).toBeGreaterThan(20)
+    expect(lines).toBeLessThan(80)
+    await page.keyboard.press('Control+End')
+    await expect.poll(() => page.locator('.cx-line', { hasText: 'line 100000 of' }).isVisible()).toBe(true)
+    expect(await page.locator('.cx-gutter-row', { hasText: '100000' }).isVisible()).toBe(true)
+    expect(await page.locator('.cx-line').count()).toBeLessThan(80)
+    const scroller = (await page.locator('.cx-scroller').boundingBox())!
+    await page.mouse.move(scroller.x + 200, scroller.y + 100)
+    await page.mouse.wheel(0, -2000)
+    await expect.poll(() => page.locator('.cx-line', { hasText: 'line 99890 of' }).isVisible()).toBe(true)
+    expect(await page.locator('.cx-line', { hasText: 'line 100000 of' }).count()).toBe(0)
+    await screenshot(page, 'editing-100k-lines')
+    expect(user.errors).toEqual([])
+    await user.context.close()
+  })
+})

@@ -1,0 +1,156 @@
+import type { Disposable } from '../../core/index.ts'
+import { withAlpha } from '../app/user.ts'
+import type { DecorationLayer, EditorView } from './editor-view.ts'
+import type { PeerLike, PeerSource } from './peer-types.ts'
+import { ElementPool, setStyle } from './pool.ts'
+import { rectsForScreenRange } from './rects.ts'
+import { placeRect, type Placement } from './selections-layer.ts'
+
+/** How far apart cursors at the same spot are drawn, and how far apart their labels stack. */
+const STACK_OFFSET_PX = 3
+const LABEL_STEP_PX = 16
+const FALLBACK_COLOR = '#6e7781'
+
+/**
+ * Every peer's selections (translucent, in the peer's colour, behind the text) and cursors (solid,
+ * `[data-testid=remote-cursor][data-peer-name]`), for the rendered rows. The peer's last cursor
+ * carries its name; the others show it on hover. Cursors that share a spot (with each other or with
+ * a local cursor) step aside by a few pixels and stack their labels, so every one stays visible.
+ */
+export class PeersLayer implements DecorationLayer {
+  private readonly highlights: ElementPool
+  private readonly cursors: ElementPool
+  private readonly watched = new Map<PeerLike, Disposable[]>()
+  private readonly subscriptions: Disposable[] = []
+  private followed: PeerLike | null = null
+
+  constructor(
+    private readonly view: EditorView,
+    private readonly source: PeerSource,
+  ) {
+    const highlightParent = view.getHighlightElement()
+    const cursorParent = view.getOverlayElement()
+    this.highlights = new ElementPool(highlightParent, () => {
+      const element = highlightParent.ownerDocument.createElement('div')
+      element.className = 'cx-peer-selection'
+      return element
+    })
+    this.cursors = new ElementPool(cursorParent, () => {
+      const doc = cursorParent.ownerDocument
+      const element = doc.createElement('div')
+      element.className = 'cx-remote-cursor'
+      element.dataset.testid = 'remote-cursor'
+      const label = doc.createElement('div')
+      label.className = 'cx-remote-label'
+      label.dataset.testid = 'remote-cursor-label'
+      element.appendChild(label)
+      return element
+    })
+    for (const peer of source.getPeers()) this.watch(peer)
+    this.subscriptions.push(
+      source.onDidAddPeer((peer) => {
+        this.watch(peer)
+        this.changed(peer)
+      }),
+      source.onDidRemovePeer((peer) => {
+        this.unwatch(peer)
+        this.changed(peer)
+      }),
+    )
+    view.addDecorationLayer(this)
+  }
+
+  dispose(): void {
+    for (const peer of [...this.watched.keys()]) this.unwatch(peer)
+    for (const subscription of this.subscriptions) subscription.dispose()
+  }
+
+  /** Keeps this peer's last cursor in view whenever it moves (null: stop). */
+  setFollowed(peer: PeerLike | null): void {
+    this.followed = peer
+    if (peer !== null) this.scrollToFollowed()
+  }
+
+  render(placement: Placement, occupied: Set<string>): void {
+    const { first, last, lineHeight, xFor } = placement
+    const taken = new Map<string, number>()
+    for (const key of occupied) taken.set(key, 1)
+    this.highlights.begin()
+    this.cursors.begin()
+    const peers = [...this.source.getPeers()].sort((a, b) => a.clientId - b.clientId)
+    for (const peer of peers) {
+      const color = peer.user.color || FALLBACK_COLOR
+      const name = peer.user.name || 'Anonymous'
+      const lastCursor = peer.getLastCursor()
+      for (const selection of peer.getSelections()) {
+        const range = selection.getScreenRange()
+        if (range.end.row < first || range.start.row > last) continue
+        for (const rect of rectsForScreenRange(range, first, last, xFor, lineHeight)) {
+          const element = this.highlights.next()
+          placeRect(element, rect)
+          setStyle(element, 'background', withAlpha(color, 0.22))
+        }
+        const cursor = selection.getCursor()
+        const head = cursor.getScreenPosition()
+        if (head.row < first || head.row > last) continue
+        const key = `${head.row}:${head.column}`
+        const stacked = taken.get(key) ?? 0
+        taken.set(key, stacked + 1)
+        const element = this.cursors.next()
+        setStyle(element, 'top', `${head.row * lineHeight}px`)
+        setStyle(element, 'left', `${xFor(head.row, head.column) - 1 + stacked * STACK_OFFSET_PX}px`)
+        setStyle(element, 'height', `${lineHeight}px`)
+        setStyle(element, 'background', color)
+        const label = element.firstElementChild as HTMLElement
+        setStyle(label, 'background', color)
+        if (label.textContent !== name) label.textContent = name
+        const below = head.row === 0
+        label.style.transform = stacked === 0 ? '' : `translateY(${below ? '' : '-'}${stacked * LABEL_STEP_PX}px)`
+        element.classList.toggle('cx-label-below', below)
+        element.classList.toggle('cx-labeled', cursor === lastCursor)
+        element.dataset.peerName = name
+        element.dataset.clientId = String(peer.clientId)
+        element.dataset.row = String(head.row)
+        element.dataset.column = String(head.column)
+        element.title = name
+      }
+    }
+    this.highlights.end()
+    this.cursors.end()
+  }
+
+  private watch(peer: PeerLike): void {
+    if (this.watched.has(peer)) return
+    const disposables: Disposable[] = []
+    const watchSelection = (selection: ReturnType<PeerLike['getSelections']>[number]): void => {
+      disposables.push(selection.onDidChangeRange(() => this.changed(peer)))
+    }
+    for (const selection of peer.getSelections()) watchSelection(selection)
+    disposables.push(
+      peer.onDidAddSelection((selection) => {
+        watchSelection(selection)
+        this.changed(peer)
+      }),
+      peer.onDidRemoveSelection(() => this.changed(peer)),
+      peer.onDidChangeUser(() => this.changed(peer)),
+    )
+    this.watched.set(peer, disposables)
+  }
+
+  private unwatch(peer: PeerLike): void {
+    for (const disposable of this.watched.get(peer) ?? []) disposable.dispose()
+    this.watched.delete(peer)
+    if (this.followed === peer) this.followed = null
+  }
+
+  private changed(peer: PeerLike): void {
+    this.view.requestRender({ decorations: true })
+    if (peer === this.followed) this.scrollToFollowed()
+  }
+
+  private scrollToFollowed(): void {
+    const peer = this.followed
+    if (peer === null) return
+    this.view.requestScrollTo(() => peer.getLastCursor()?.getScreenPosition() ?? null)
+  }
+}
