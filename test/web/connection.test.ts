@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { connectionDetailFor, connectionStateFor, type ConnectionFacts } from '../../web/app/connection.ts'
 
-const facts = (change: Partial<ConnectionFacts>): ConnectionFacts => ({ status: 'connecting', online: true, refusal: null, ...change })
+const facts = (change: Partial<ConnectionFacts>): ConnectionFacts => ({ status: 'connecting', online: true, refusal: null, failures: 0, ...change })
 
 describe('the connection state', () => {
   it('is connected while the provider is, whatever else', () => {
@@ -9,9 +9,17 @@ describe('the connection state', () => {
     expect(connectionStateFor(facts({ status: 'connected', online: false }))).toBe('connected')
   })
 
-  it('is connecting while the provider retries and the browser is online', () => {
+  it('is connecting during the first attempts while the browser is online', () => {
     expect(connectionStateFor(facts({ status: 'connecting' }))).toBe('connecting')
-    expect(connectionStateFor(facts({ status: 'disconnected' }))).toBe('connecting')
+    expect(connectionStateFor(facts({ status: 'disconnected', failures: 1 }))).toBe('connecting')
+  })
+
+  it('is offline once the server could not be reached twice in a row (the provider keeps retrying)', () => {
+    expect(connectionStateFor(facts({ status: 'connecting', failures: 2 }))).toBe('offline')
+    expect(connectionStateFor(facts({ status: 'connected', failures: 2 }))).toBe('connected')
+    expect(connectionDetailFor(facts({ failures: 5 }), false)).toBe(
+      'the server cannot be reached; retrying; edits are kept here and sent on reconnect',
+    )
   })
 
   it('is offline when the browser is offline or the server refused for good', () => {

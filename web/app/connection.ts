@@ -1,10 +1,11 @@
 import type { WebsocketProvider } from 'y-websocket'
 
 /**
- * The connection state the page shows at all times: `connected`, `connecting` (trying, with the
- * provider's exponential backoff) or `offline` (the browser is offline, or the server refused us for
- * good). While the browser is offline the provider is paused, so no attempt burns battery; it resumes
- * when the browser says it is back online.
+ * The connection state the page shows at all times: `connected`; `connecting` (the first attempts);
+ * `offline` (the browser is offline, the server could not be reached twice in a row, or it refused
+ * us for good). Unless refused, the provider keeps retrying with exponential backoff (capped at 2.5 s)
+ * and the state turns `connected` as soon as one attempt succeeds. While the browser is offline the
+ * provider is paused, and it resumes when the browser says it is back online.
  */
 
 export type ConnectionState = 'connected' | 'connecting' | 'offline'
@@ -16,12 +17,17 @@ export interface ConnectionFacts {
   online: boolean
   /** Set when the server closed with a permanent code (4400-4499): why. */
   refusal: string | null
+  /** Attempts that failed or dropped since the last successful connection. */
+  failures: number
 }
+
+/** Failed attempts in a row after which the server counts as unreachable. */
+export const FAILURES_BEFORE_OFFLINE = 2
 
 /** The state to show for these facts (a pure function, so every combination is easy to test). */
 export function connectionStateFor(facts: ConnectionFacts): ConnectionState {
   if (facts.status === 'connected') return 'connected'
-  if (!facts.online || facts.refusal !== null) return 'offline'
+  if (!facts.online || facts.refusal !== null || facts.failures >= FAILURES_BEFORE_OFFLINE) return 'offline'
   return 'connecting'
 }
 
@@ -30,7 +36,8 @@ export function connectionDetailFor(facts: ConnectionFacts, synced: boolean): st
   if (facts.status === 'connected') return synced ? 'connected; in sync with the server' : 'connected; syncing'
   if (facts.refusal !== null) return `the server refused the connection: ${facts.refusal}`
   if (!facts.online) return 'the browser is offline; edits are kept here and sent on reconnect'
-  return 'trying to reach the server; edits are kept here and sent on reconnect'
+  if (facts.failures >= FAILURES_BEFORE_OFFLINE) return 'the server cannot be reached; retrying; edits are kept here and sent on reconnect'
+  return 'connecting to the server; edits are kept here and sent on reconnect'
 }
 
 type Listener = (state: ConnectionState, detail: string) => void
@@ -46,8 +53,11 @@ export class ConnectionMonitor {
       status: provider.wsconnected ? 'connected' : 'connecting',
       online: win.navigator.onLine,
       refusal: null,
+      failures: 0,
     }
-    const onStatus = ({ status }: { status: ConnectionFacts['status'] }): void => this.update({ status })
+    const onStatus = ({ status }: { status: ConnectionFacts['status'] }): void =>
+      this.update(status === 'connected' ? { status, failures: 0 } : { status })
+    const onClose = (): void => this.update({ failures: this.facts.failures + 1 })
     const onClosed = ({ code, reason }: { code: number; reason: string }): void => this.update({ refusal: `${code} ${reason || 'refused'}` })
     const onSync = (synced: boolean): void => {
       this.synced = synced
@@ -55,13 +65,14 @@ export class ConnectionMonitor {
     }
     provider.on('status', onStatus)
     provider.on('closed', onClosed)
+    provider.on('connection-close', onClose)
     provider.on('sync', onSync)
     const onOffline = (): void => {
       provider.disconnect()
       this.update({ online: false, status: 'disconnected' })
     }
     const onOnline = (): void => {
-      this.update({ online: true })
+      this.update({ online: true, failures: 0 })
       if (this.facts.refusal === null) provider.connect()
     }
     win.addEventListener('offline', onOffline)
@@ -70,6 +81,7 @@ export class ConnectionMonitor {
     this.cleanups.push(
       () => provider.off('status', onStatus),
       () => provider.off('closed', onClosed),
+      () => provider.off('connection-close', onClose),
       () => provider.off('sync', onSync),
       () => win.removeEventListener('offline', onOffline),
       () => win.removeEventListener('online', onOnline),

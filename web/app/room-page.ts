@@ -23,6 +23,8 @@ export interface CotextHandle {
   session: Session
   /** Resolves once the text kept in this browser is loaded (before the server answers). */
   whenLocallyLoaded: Promise<void>
+  /** Resolves true once the service worker keeps a copy of the page (a reload then works offline). */
+  whenOfflineReady: Promise<boolean>
 }
 
 declare global {
@@ -34,7 +36,7 @@ declare global {
 const SOFT_WRAP_KEY = 'cotext.softWrap'
 
 /** Builds the editor page for `?room=NAME` (optionally `&token=`, `&name=`, `&color=`). */
-export function openRoomPage(root: HTMLElement, room: string, params: URLSearchParams, win: Window): CotextHandle {
+export function openRoomPage(root: HTMLElement, room: string, params: URLSearchParams, win: Window, offlineReady: Promise<boolean>): CotextHandle {
   const doc = root.ownerDocument
   const storage = win.localStorage
   const token = params.get('token')
@@ -105,6 +107,7 @@ export function openRoomPage(root: HTMLElement, room: string, params: URLSearchP
     view,
     session,
     whenLocallyLoaded: session.whenLocallyLoaded,
+    whenOfflineReady: offlineReady,
   }
   win.cotext = handle
   return handle

@@ -8,5 +8,5 @@ import { ensureChromium } from './chromium.ts'
  */
 export default async function setup(): Promise<void> {
   ensureChromium()
-  await build({ configFile: fileURLToPath(new URL('../../../web/vite.config.ts', import.meta.url)), logLevel: 'warn' })
+  await build({ configFile: fileURLToPath(new URL('../../../web/vite.config.ts', import.meta.url)), mode: 'production', logLevel: 'warn' })
 }
