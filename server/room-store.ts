@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { Persistence } from './persistence.ts'
 import type { Metrics } from './metrics.ts'
 
-const RETRY_DELAY_MS = 1000
+const DEFAULT_RETRY_DELAY_MS = 1000
 
 /**
  * Writes one room's updates to storage in arrival order, one write at a time. An update is
@@ -15,21 +15,20 @@ export class RoomStore {
   private queue: Uint8Array[] = []
   /** How many client updates `queue` holds (a requeued merge stands for several). */
   private queuedUpdates = 0
+  /** The drain loop while it runs; it clears this in the same step as it sees the queue empty. */
   private running: Promise<void> | null = null
   private writesSinceCompaction = 0
 
   constructor(
     private readonly room: string,
     private readonly persistence: Persistence,
-    private readonly options: { compactAfter: number; metrics: Metrics; logger: Logger },
+    private readonly options: { compactAfter: number; metrics: Metrics; logger: Logger; retryDelayMs?: number },
   ) {}
 
   push(update: Uint8Array): void {
     this.queue.push(update)
     this.queuedUpdates += 1
-    this.running ??= this.drain().finally(() => {
-      this.running = null
-    })
+    this.running ??= this.drain()
   }
 
   /** Resolves when every update pushed so far is stored. */
@@ -39,26 +38,31 @@ export class RoomStore {
 
   private async drain(): Promise<void> {
     const { metrics, logger } = this.options
-    while (this.queue.length > 0) {
-      const batch = this.queue
-      const count = this.queuedUpdates
-      this.queue = []
-      this.queuedUpdates = 0
-      const update = batch.length === 1 ? batch[0]! : Y.mergeUpdates(batch)
-      try {
-        await this.persistence.store(this.room, update)
-      } catch (error) {
-        // Keep the updates and retry: they are still in memory, and giving up would lose them.
-        metrics.storageErrors += 1
-        logger.error({ room: this.room, err: error, updates: count }, 'storing updates failed; retrying')
-        this.queue = [update, ...this.queue]
-        this.queuedUpdates += count
-        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS))
-        continue
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue
+        const count = this.queuedUpdates
+        this.queue = []
+        this.queuedUpdates = 0
+        const update = batch.length === 1 ? batch[0]! : Y.mergeUpdates(batch)
+        try {
+          await this.persistence.store(this.room, update)
+        } catch (error) {
+          // Keep the updates and retry: they are still in memory, and giving up would lose them.
+          metrics.storageErrors += 1
+          logger.error({ room: this.room, err: error, updates: count }, 'storing updates failed; retrying')
+          this.queue = [update, ...this.queue]
+          this.queuedUpdates += count
+          await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS))
+          continue
+        }
+        metrics.storageWrites += 1
+        metrics.storedUpdates += count
+        if (++this.writesSinceCompaction >= this.options.compactAfter) await this.compact()
       }
-      metrics.storageWrites += 1
-      metrics.storedUpdates += count
-      if (++this.writesSinceCompaction >= this.options.compactAfter) await this.compact()
+    } finally {
+      // In the same step as the empty-queue check: a push after this starts a new drain.
+      this.running = null
     }
   }
 

@@ -1,9 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import { connectSynced, destroyAllClients } from './helpers/clients.ts'
 import { startServer, stopAllServers } from './helpers/server-process.ts'
 import type { ServerProcess } from './helpers/server-process.ts'
 import { waitFor } from './helpers/wait-for.ts'
+
+// Each test starts real server processes; a busy machine can make that slow.
+vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 })
 
 let server: ServerProcess
 

@@ -2,7 +2,7 @@
  * Resolves once `condition` holds (checked now, then every `intervalMs`); rejects with `what`
  * after `timeoutMs`. Tests wait on facts, not on fixed sleeps.
  */
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 4000, intervalMs = 10): Promise<void> {
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000, intervalMs = 10): Promise<void> {
   const deadline = performance.now() + timeoutMs
   for (;;) {
     if (await condition()) return
