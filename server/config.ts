@@ -20,6 +20,8 @@ export interface Config {
   pingIntervalMs: number
   /** Stored updates per room after which the room's updates are merged into one. */
   compactAfter: number
+  /** Minimum time between two writes of one room; updates that arrive meanwhile are written together. */
+  storeBatchMs: number
   webDir: string
   logLevel: LogLevel
 }
@@ -86,6 +88,7 @@ export const SETTINGS: readonly Setting[] = [
   },
   { key: 'maxMessageBytes', flag: 'max-message-bytes', env: 'MAX_MESSAGE_BYTES', fallback: String(16 * 1024 * 1024), help: 'largest accepted WebSocket message; larger ones close the connection with 1009', parse: integer(1024, 2 ** 31 - 1) },
   { key: 'pingIntervalMs', flag: 'ping-interval-ms', env: 'PING_INTERVAL_MS', fallback: '30000', help: 'ping every connection this often; one that misses a pong by the next ping is dropped', parse: integer(10, 3_600_000) },
+  { key: 'storeBatchMs', flag: 'store-batch-ms', env: 'STORE_BATCH_MS', fallback: '50', help: 'a room\'s first update is stored at once; later ones within this many ms are stored together', parse: integer(0, 10_000) },
   { key: 'compactAfter', flag: 'compact-after', env: 'COMPACT_AFTER', fallback: '500', help: 'merge a room\'s stored updates into one after this many writes', parse: integer(2, 1_000_000) },
   { key: 'webDir', flag: 'web-dir', env: 'WEB_DIR', fallback: defaultWebDir, help: 'built web page served at / (a plain status page while it does not exist)', parse: text },
   { key: 'logLevel', flag: 'log-level', env: 'LOG_LEVEL', fallback: 'info', help: LOG_LEVELS.join(' | '), parse: logLevel },

@@ -1,6 +1,7 @@
 import { WebSocket } from 'ws'
 import type { AccessMode } from './auth.ts'
 import type { Metrics } from './metrics.ts'
+import type { Corkable, WriteBatcher } from './write-batcher.ts'
 
 /** One client's WebSocket in one room, with what the server knows about it. */
 export class Connection {
@@ -20,6 +21,8 @@ export class Connection {
     readonly socket: WebSocket,
     readonly mode: AccessMode,
     private readonly metrics: Metrics,
+    /** The TCP socket under `socket`, and the batcher that corks it for the rest of the turn. */
+    private readonly transport: { socket: Corkable; batcher: WriteBatcher } | null = null,
   ) {}
 
   get isOpen(): boolean {
@@ -28,6 +31,7 @@ export class Connection {
 
   send(message: Uint8Array): void {
     if (!this.isOpen) return
+    this.transport?.batcher.hold(this.transport.socket)
     this.socket.send(message, { binary: true })
     this.metrics.messagesOut += 1
     this.metrics.bytesOut += message.length

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     logger.fatal({ err: error, dataDir }, 'cannot open the data directory')
     process.exit(1)
   }
-  const registry = new RoomRegistry({ persistence, metrics, logger, compactAfter: config.compactAfter })
+  const registry = new RoomRegistry({ persistence, metrics, logger, compactAfter: config.compactAfter, storeBatchMs: config.storeBatchMs })
 
   let server: Awaited<ReturnType<typeof createServer>>
   try {

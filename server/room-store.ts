@@ -6,10 +6,11 @@ import type { Metrics } from './metrics.ts'
 const DEFAULT_RETRY_DELAY_MS = 1000
 
 /**
- * Writes one room's updates to storage in arrival order, one write at a time. An update is
- * written as soon as the previous write finishes; updates that arrive during a write are merged
- * and written together next, so a busy room costs one write per storage round trip rather than
- * one per keystroke. Every `compactAfter` writes the room's stored updates are merged into one.
+ * Writes one room's updates to storage in arrival order, one write at a time. An update that
+ * arrives in a quiet room is written at once. After a write, the next one starts no sooner than
+ * `batchMs` after it started: the updates that arrive meanwhile are merged and written together
+ * (a group commit), so a busy room costs a few writes a second rather than one per keystroke.
+ * Every `compactAfter` writes the room's stored updates are merged into one.
  */
 export class RoomStore {
   private queue: Uint8Array[] = []
@@ -18,11 +19,12 @@ export class RoomStore {
   /** The drain loop while it runs; it clears this in the same step as it sees the queue empty. */
   private running: Promise<void> | null = null
   private writesSinceCompaction = 0
+  private lastWriteStarted = Number.NEGATIVE_INFINITY
 
   constructor(
     private readonly room: string,
     private readonly persistence: Persistence,
-    private readonly options: { compactAfter: number; metrics: Metrics; logger: Logger; retryDelayMs?: number },
+    private readonly options: { compactAfter: number; batchMs: number; metrics: Metrics; logger: Logger; retryDelayMs?: number },
   ) {}
 
   push(update: Uint8Array): void {
@@ -40,11 +42,14 @@ export class RoomStore {
     const { metrics, logger } = this.options
     try {
       while (this.queue.length > 0) {
+        const wait = this.lastWriteStarted + this.options.batchMs - performance.now()
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
         const batch = this.queue
         const count = this.queuedUpdates
         this.queue = []
         this.queuedUpdates = 0
         const update = batch.length === 1 ? batch[0]! : Y.mergeUpdates(batch)
+        this.lastWriteStarted = performance.now()
         try {
           await this.persistence.store(this.room, update)
         } catch (error) {
@@ -69,10 +74,11 @@ export class RoomStore {
   private async compact(): Promise<void> {
     const { metrics, logger } = this.options
     this.writesSinceCompaction = 0
+    const started = performance.now()
     try {
       await this.persistence.compact(this.room)
       metrics.compactions += 1
-      logger.debug({ room: this.room }, 'compacted stored updates')
+      logger.debug({ room: this.room, ms: Math.round(performance.now() - started) }, 'compacted stored updates')
     } catch (error) {
       // The updates are still stored one by one; the next compaction will try again.
       metrics.storageErrors += 1

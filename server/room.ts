@@ -22,6 +22,7 @@ export interface RoomContext {
   metrics: Metrics
   logger: Logger
   compactAfter: number
+  storeBatchMs: number
 }
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] }
@@ -49,7 +50,12 @@ export class Room {
     private readonly context: RoomContext,
   ) {
     this.logger = context.logger.child({ room: name })
-    this.store = new RoomStore(name, context.persistence, { compactAfter: context.compactAfter, metrics: context.metrics, logger: this.logger })
+    this.store = new RoomStore(name, context.persistence, {
+      compactAfter: context.compactAfter,
+      batchMs: context.storeBatchMs,
+      metrics: context.metrics,
+      logger: this.logger,
+    })
     // The server is not a participant: without this it would publish an empty state of its own.
     this.awareness.setLocalState(null)
     this.doc.on('update', this.onUpdate)

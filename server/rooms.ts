@@ -12,6 +12,8 @@ export interface RoomRegistryOptions {
   logger: Logger
   /** Writes per room after which its stored updates are merged; see RoomStore. */
   compactAfter: number
+  /** Minimum time between two writes of one room; see RoomStore. */
+  storeBatchMs: number
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Metrics, RefusalReason } from './metrics.ts'
 import { roomNameFromPath } from './room-name.ts'
 import type { RoomRegistry } from './rooms.ts'
 import { createStaticHandler } from './static.ts'
+import { WriteBatcher } from './write-batcher.ts'
 
 export interface ServerConfig {
   host: string
@@ -60,6 +61,7 @@ export async function createServer(config: ServerConfig, deps: ServerDeps): Prom
   const access = new AccessControl(config.authSecret)
   const startedAt = performance.now()
   const sockets = new Set<WebSocket>()
+  const batcher = new WriteBatcher()
   let nextConnectionId = 1
   let closing: Promise<void> | null = null
 
@@ -90,7 +92,7 @@ export async function createServer(config: ServerConfig, deps: ServerDeps): Prom
       sockets.add(ws)
       ws.on('close', () => sockets.delete(ws))
       if (!decision.ok) refuse(ws, decision, url.pathname)
-      else accept(ws, room!, decision.mode)
+      else accept(ws, socket, room!, decision.mode)
     })
   }
 
@@ -106,8 +108,8 @@ export async function createServer(config: ServerConfig, deps: ServerDeps): Prom
     ws.close(refusal.code, refusal.reason)
   }
 
-  function accept(ws: WebSocket, roomName: string, mode: 'rw' | 'ro'): void {
-    const connection = new Connection(nextConnectionId++, ws, mode, metrics)
+  function accept(ws: WebSocket, socket: Duplex, roomName: string, mode: 'rw' | 'ro'): void {
+    const connection = new Connection(nextConnectionId++, ws, mode, metrics, { socket, batcher })
     const log = logger.child({ conn: connection.id, room: roomName })
     metrics.connectionsAccepted += 1
     const room = registry.join(roomName, connection)

@@ -19,6 +19,7 @@ describe('parseConfig', () => {
       maxMessageBytes: 16 * 1024 * 1024,
       pingIntervalMs: 30000,
       compactAfter: 500,
+      storeBatchMs: 50,
       webDir: true,
       logLevel: 'info',
     })
@@ -33,6 +34,7 @@ describe('parseConfig', () => {
       MAX_MESSAGE_BYTES: '2048',
       PING_INTERVAL_MS: '5000',
       COMPACT_AFTER: '50',
+      STORE_BATCH_MS: '5',
       WEB_DIR: '/srv/web',
       LOG_LEVEL: 'WARN',
     }
@@ -44,12 +46,13 @@ describe('parseConfig', () => {
       maxMessageBytes: 2048,
       pingIntervalMs: 5000,
       compactAfter: 50,
+      storeBatchMs: 5,
       webDir: '/srv/web',
       logLevel: 'warn',
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
-      '--ping-interval-ms', '10', '--compact-after', '2', '--web-dir', 'w', '--log-level', 'silent',
+      '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--web-dir', 'w', '--log-level', 'silent',
     ]
     expect(config(flags, env)).toEqual({
       host: '::1',
@@ -59,6 +62,7 @@ describe('parseConfig', () => {
       maxMessageBytes: 1024,
       pingIntervalMs: 10,
       compactAfter: 2,
+      storeBatchMs: 0,
       webDir: 'w',
       logLevel: 'silent',
     })

@@ -27,7 +27,7 @@ afterEach(async () => {
 async function inProcess(): Promise<{ server: RunningServer; registry: RoomRegistry; metrics: Metrics; persistence: GatedPersistence; wsUrl: string }> {
   const persistence = new GatedPersistence(await LevelPersistence.open(makeTempDir()))
   const metrics = new Metrics()
-  const registry = new RoomRegistry({ persistence, metrics, logger, compactAfter: 500 })
+  const registry = new RoomRegistry({ persistence, metrics, logger, compactAfter: 500, storeBatchMs: 0 })
   const server = await createServer(
     { host: '127.0.0.1', port: 0, authSecret: null, maxMessageBytes: 1 << 20, pingIntervalMs: 30_000, webDir: makeTempDir() },
     { registry, metrics, logger },
@@ -89,12 +89,12 @@ describe('unloading', () => {
 })
 
 describe('RoomStore', () => {
-  async function store(): Promise<{ roomStore: RoomStore; persistence: GatedPersistence; metrics: Metrics; inner: LevelPersistence }> {
+  async function store(batchMs = 0): Promise<{ roomStore: RoomStore; persistence: GatedPersistence; metrics: Metrics; inner: LevelPersistence }> {
     const inner = await LevelPersistence.open(makeTempDir())
     cleanups.push(() => inner.close())
     const persistence = new GatedPersistence(inner)
     const metrics = new Metrics()
-    const roomStore = new RoomStore('r', persistence, { compactAfter: 500, metrics, logger, retryDelayMs: 5 })
+    const roomStore = new RoomStore('r', persistence, { compactAfter: 500, batchMs, metrics, logger, retryDelayMs: 5 })
     return { roomStore, persistence, metrics, inner }
   }
 
@@ -114,6 +114,30 @@ describe('RoomStore', () => {
     expect([metrics.storageWrites, metrics.storedUpdates]).toEqual([2, 4])
     Y.applyUpdate(merged, insertUpdate('a', 1))
     expect(textOf(await inner.load('r'))).toBe(merged.getText('text').toString())
+  })
+
+  it('writes each update on its own when they come one write apart', async () => {
+    const { roomStore, persistence } = await store()
+    roomStore.push(insertUpdate('a', 1))
+    await roomStore.idle()
+    roomStore.push(insertUpdate('b', 2))
+    roomStore.push(insertUpdate('c', 3))
+    await roomStore.idle()
+    expect(persistence.calls.map((call) => textOf(call.update!))).toEqual(['a', 'b', 'c'])
+  })
+
+  it('merges the updates that come within batchMs of the last write into one write', async () => {
+    const { roomStore, persistence, metrics } = await store(100)
+    roomStore.push(insertUpdate('a', 1))
+    await roomStore.idle()
+    roomStore.push(insertUpdate('b', 2))
+    roomStore.push(insertUpdate('c', 3))
+    await roomStore.idle()
+    const merged = new Y.Doc()
+    Y.applyUpdate(merged, insertUpdate('b', 2))
+    Y.applyUpdate(merged, insertUpdate('c', 3))
+    expect(persistence.calls.map((call) => textOf(call.update!))).toEqual(['a', merged.getText('text').toString()])
+    expect([metrics.storageWrites, metrics.storedUpdates]).toEqual([2, 3])
   })
 
   it('keeps updates whose write failed and writes them again', async () => {
