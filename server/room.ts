@@ -188,12 +188,14 @@ export class Room {
 
   /**
    * The entries of `update` that `connection` may publish: those for its own client id, which
-   * is the first id it publishes that no other connection in the room holds.
+   * is the first id it publishes a state for that no other connection in the room holds. The
+   * stock client re-sends every awareness change it receives, a departed client's `null`
+   * included, so neither an id held by another connection nor a removal can claim an id.
    */
   private ownAwareness(connection: Connection, update: Uint8Array): Uint8Array | null {
     const entries = decodeAwarenessEntries(update)
     if (connection.awarenessClientId === null) {
-      const free = entries.find((entry) => !this.isAwarenessIdHeld(entry.clientId))
+      const free = entries.find((entry) => entry.state !== 'null' && !this.isAwarenessIdHeld(entry.clientId))
       if (free !== undefined) connection.awarenessClientId = free.clientId
     }
     const own = entries.filter((entry) => entry.clientId === connection.awarenessClientId)

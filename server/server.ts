@@ -91,8 +91,9 @@ export async function createServer(config: ServerConfig, deps: ServerDeps): Prom
     wss.handleUpgrade(request, socket, head, (ws) => {
       sockets.add(ws)
       ws.on('close', () => sockets.delete(ws))
-      if (!decision.ok) refuse(ws, decision, url.pathname)
-      else accept(ws, socket, room!, decision.mode)
+      const remote = request.socket.remoteAddress
+      if (!decision.ok) refuse(ws, decision, url.pathname, remote)
+      else accept(ws, socket, room!, decision.mode, remote)
     })
   }
 
@@ -101,19 +102,19 @@ export async function createServer(config: ServerConfig, deps: ServerDeps): Prom
     socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
   }
 
-  function refuse(ws: WebSocket, refusal: Refusal, path: string): void {
+  function refuse(ws: WebSocket, refusal: Refusal, path: string, remote: string | undefined): void {
     ws.on('error', () => {})
     metrics.refused[REFUSAL_REASONS[refusal.code]] += 1
-    logger.info({ path: path.slice(0, 200), code: refusal.code, reason: refusal.reason }, 'refused connection')
+    logger.info({ path: path.slice(0, 200), remote, code: refusal.code, reason: refusal.reason }, 'refused connection')
     ws.close(refusal.code, refusal.reason)
   }
 
-  function accept(ws: WebSocket, socket: Duplex, roomName: string, mode: 'rw' | 'ro'): void {
+  function accept(ws: WebSocket, socket: Duplex, roomName: string, mode: 'rw' | 'ro', remote: string | undefined): void {
     const connection = new Connection(nextConnectionId++, ws, mode, metrics, { socket, batcher })
     const log = logger.child({ conn: connection.id, room: roomName })
     metrics.connectionsAccepted += 1
     const room = registry.join(roomName, connection)
-    log.debug({ mode }, 'connection opened')
+    log.debug({ mode, remote }, 'connection opened')
 
     ws.on('message', (data: RawData, isBinary: boolean) => {
       connection.alive = true

@@ -104,8 +104,9 @@ describe('awareness from any connection', () => {
     const foreignBefore = await metric(server, 'cotext_messages_dropped_total{reason="foreign_awareness"}')
     observer.received.length = 0
 
-    // Its first entry makes 1001 its own id; 2002 in the same message is someone else's.
+    // A removal claims no id; the first state does: 1001 is its own, 2002 someone else's.
     attacker.ws.send(awarenessMessage(encodeAwarenessEntries([
+      { clientId: 3003, clock: 4, state: 'null' },
       { clientId: 1001, clock: 1, state: state('Attacker') },
       { clientId: 2002, clock: 1, state: state('Impostor') },
     ])))
@@ -116,7 +117,7 @@ describe('awareness from any connection', () => {
 
     const relayed = observer.received.filter((message) => message[0] === 1).map((message) => decodeAwarenessEntries(message.subarray(2)))
     expect(relayed).toEqual([[{ clientId: 1001, clock: 1, state: state('Attacker') }]])
-    expect(await metric(server, 'cotext_messages_dropped_total{reason="foreign_awareness"}')).toBe(foreignBefore + 2)
+    expect(await metric(server, 'cotext_messages_dropped_total{reason="foreign_awareness"}')).toBe(foreignBefore + 3)
 
     // Leaving removes the state it published.
     observer.received.length = 0
