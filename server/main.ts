@@ -61,8 +61,9 @@ async function main(): Promise<void> {
   }
 
   const auth = config.authSecret !== null
-  logger.info({ url: server.url, port: server.port, host: config.host, dataDir, auth, webDir: config.webDir }, 'listening')
   if (!auth) logger.warn('AUTH_SECRET is not set: the server is OPEN, anyone who can reach it can read and write every room')
+  // Last of the start-up lines, so that whoever waits for it has seen the others.
+  logger.info({ url: server.url, port: server.port, host: config.host, dataDir, auth, webDir: config.webDir }, 'listening')
 
   let stopping = false
   const stop = async (signal: NodeJS.Signals): Promise<void> => {

@@ -31,6 +31,11 @@ async function refusal(room: string, query: string): Promise<{ code: number; rea
 }
 
 describe('with AUTH_SECRET set', () => {
+  it('says so when it starts, without the open-server warning', () => {
+    expect(server.logs.find((line) => line.msg === 'listening')!.auth).toBe(true)
+    expect(server.logs.filter((line) => line.level >= 40)).toEqual([])
+  })
+
   it('refuses a connection without a token with 4401 before sending anything', async () => {
     expect(await refusal('notes', '')).toEqual({ code: 4401, reason: 'missing token', messages: 0 })
     expect(await refusal('notes', '?token=')).toEqual({ code: 4401, reason: 'missing token', messages: 0 })

@@ -39,6 +39,15 @@ function rawGet(path: string, method = 'GET'): Promise<{ status: number; type: s
   })
 }
 
+describe('starting without AUTH_SECRET', () => {
+  it('says in its log that the server is open', () => {
+    const listening = server.logs.find((line) => line.msg === 'listening')!
+    expect({ auth: listening.auth, port: listening.port, url: listening.url }).toEqual({ auth: false, port: server.port, url: server.url })
+    const warning = server.logs.find((line) => line.level === 40)!
+    expect(warning.msg).toBe('AUTH_SECRET is not set: the server is OPEN, anyone who can reach it can read and write every room')
+  })
+})
+
 describe('GET /healthz', () => {
   it('reports rooms, connections and uptime as JSON', async () => {
     const response = await fetch(`${server.url}/healthz`)

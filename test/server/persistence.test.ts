@@ -36,6 +36,14 @@ describe('persistence in DATA_DIR', () => {
 
     const second = await startServer({ dataDir })
     for (const [room, text] of Object.entries(rooms)) expect(await textIn(second, room)).toBe(text)
+    // SIGINT (Ctrl-C) stops it the same way.
+    const client = await connectSynced(second.wsUrl, 'alpha')
+    client.text.insert(0, '> ')
+    await waitFor(async () => (await storedUpdates(second)) === 1, 'the edit to be stored')
+    expect(await second.stop('SIGINT')).toEqual({ code: 0, signal: null })
+    client.destroy()
+    const third = await startServer({ dataDir })
+    expect(await textIn(third, 'alpha')).toBe('> first room')
   })
 
   it('loses nothing to a SIGKILL once an update is stored', async () => {
