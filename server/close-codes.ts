@@ -13,7 +13,8 @@
  * | 4403 | valid token, but for another room (or another room prefix)               |
  *
  * A refused connection (4400 for the room name, 4401, 4403) is closed before the server
- * sends a single byte of any document or awareness state.
+ * sends a single byte of any document or awareness state. A connection that misses a pong is
+ * cut without a close frame, so its client reports 1006.
  */
 export const CloseCode = {
   goingAway: 1001,
