@@ -314,13 +314,9 @@ export class DisplayMarker {
     const head = this.getHeadBufferPosition()
     const tail = this.getTailBufferPosition()
     const display = this.layer.display
-    return {
-      head,
-      tail,
-      headScreen: display.screenPositionForBufferPosition(head),
-      tailScreen: tail.isEqual(head) ? display.screenPositionForBufferPosition(head) : display.screenPositionForBufferPosition(tail),
-      valid: this.valid,
-    }
+    const headScreen = display.screenPositionForBufferPosition(head)
+    const tailScreen = tail === head || tail.isEqual(head) ? headScreen : display.screenPositionForBufferPosition(tail)
+    return { head, tail, headScreen, tailScreen, valid: this.valid }
   }
 
   private refresh(): void {

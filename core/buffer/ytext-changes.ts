@@ -9,7 +9,7 @@ export interface RawChange {
 
 type Item = Y.Item
 
-const CACHE_LIMIT = 64
+const CACHE_LIMIT = 32
 
 /**
  * Reads what a transaction did to a Y.Text without `event.delta`.

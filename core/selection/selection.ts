@@ -632,7 +632,8 @@ export class Selection {
   }
 
   private markerDidChange(event: MarkerChangeEvent): void {
-    const { oldHeadBufferPosition, oldTailBufferPosition, newHeadBufferPosition, oldHeadScreenPosition, oldTailScreenPosition, newHeadScreenPosition, textChanged } = event
+    const { oldHeadBufferPosition, oldTailBufferPosition, newHeadBufferPosition, newTailBufferPosition } = event
+    const { oldHeadScreenPosition, oldTailScreenPosition, newHeadScreenPosition, newTailScreenPosition, textChanged } = event
     if (!oldHeadScreenPosition.isEqual(newHeadScreenPosition) || !oldHeadBufferPosition.isEqual(newHeadBufferPosition)) {
       this.cursor.goalColumn = null
       const cursorEvent: CursorPositionEvent = {
@@ -649,8 +650,8 @@ export class Selection {
     const rangeEvent: SelectionRangeEvent = {
       oldBufferRange: new Range(oldHeadBufferPosition, oldTailBufferPosition),
       oldScreenRange: new Range(oldHeadScreenPosition, oldTailScreenPosition),
-      newBufferRange: this.getBufferRange(),
-      newScreenRange: this.getScreenRange(),
+      newBufferRange: new Range(newHeadBufferPosition, newTailBufferPosition),
+      newScreenRange: new Range(newHeadScreenPosition, newTailScreenPosition),
       selection: this,
     }
     this.emitter.emit('did-change-range', rangeEvent)

@@ -1,0 +1,102 @@
+import { SignJWT, jwtVerify, errors } from 'jose'
+import { CloseCode } from './close-codes.ts'
+import { isValidRoomName, MAX_ROOM_NAME_LENGTH } from './room-name.ts'
+
+/**
+ * Access tokens are HS256 JWTs with three claims besides `iat`:
+ *   room  the room name, or a prefix ending in `*` (`team/*` opens every room under `team/`,
+ *         `*` alone opens every room)
+ *   mode  `rw` (read and write) or `ro` (read, and publish one's own awareness)
+ *   exp   expiry, required: a token that never expires is refused
+ */
+
+export type AccessMode = 'rw' | 'ro'
+
+export interface TokenClaims {
+  room: string
+  mode: AccessMode
+}
+
+export type AccessDecision =
+  | { ok: true; mode: AccessMode }
+  | { ok: false; code: typeof CloseCode.unauthorized | typeof CloseCode.forbidden; reason: string }
+
+const ALGORITHM = 'HS256'
+const ROOM_PREFIX = /^[A-Za-z0-9._/-]*\*$/
+
+export function isValidRoomClaim(room: string): boolean {
+  return isValidRoomName(room) || (room.length <= MAX_ROOM_NAME_LENGTH + 1 && ROOM_PREFIX.test(room))
+}
+
+export function roomClaimMatches(claim: string, room: string): boolean {
+  return claim.endsWith('*') ? room.startsWith(claim.slice(0, -1)) : claim === room
+}
+
+function keyOf(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret)
+}
+
+export class AccessControl {
+  private readonly key: Uint8Array | null
+
+  /** `secret` null: every connection gets read-write access. */
+  constructor(secret: string | null) {
+    this.key = secret === null ? null : keyOf(secret)
+  }
+
+  get enabled(): boolean {
+    return this.key !== null
+  }
+
+  async authorize(token: string | null, room: string): Promise<AccessDecision> {
+    if (this.key === null) return { ok: true, mode: 'rw' }
+    if (token === null || token === '') return { ok: false, code: CloseCode.unauthorized, reason: 'missing token' }
+    let payload: Record<string, unknown>
+    try {
+      ;({ payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], requiredClaims: ['exp'] }))
+    } catch (error) {
+      const reason = error instanceof errors.JWTExpired ? 'token expired' : 'invalid token'
+      return { ok: false, code: CloseCode.unauthorized, reason }
+    }
+    const claims = readClaims(payload)
+    if (claims === null) return { ok: false, code: CloseCode.unauthorized, reason: 'invalid token claims' }
+    if (!roomClaimMatches(claims.room, room)) return { ok: false, code: CloseCode.forbidden, reason: 'token is for another room' }
+    return { ok: true, mode: claims.mode }
+  }
+}
+
+function readClaims(payload: Record<string, unknown>): TokenClaims | null {
+  const { room, mode } = payload
+  if (typeof room !== 'string' || !isValidRoomClaim(room)) return null
+  if (mode !== 'rw' && mode !== 'ro') return null
+  return { room, mode }
+}
+
+export interface TokenRequest extends TokenClaims {
+  /** Lifetime in seconds. */
+  ttlSeconds: number
+  /** Issue time in seconds since the epoch; defaults to now. */
+  now?: number
+}
+
+export async function signToken(secret: string, request: TokenRequest): Promise<string> {
+  if (!isValidRoomClaim(request.room)) throw new TypeError(`room: ${JSON.stringify(request.room)} is neither a room name nor a prefix ending in *`)
+  if (request.mode !== 'rw' && request.mode !== 'ro') throw new TypeError(`mode: must be rw or ro, got ${JSON.stringify(request.mode)}`)
+  if (!Number.isSafeInteger(request.ttlSeconds) || request.ttlSeconds <= 0) throw new TypeError(`ttlSeconds: must be a positive integer, got ${request.ttlSeconds}`)
+  const now = request.now ?? Math.floor(Date.now() / 1000)
+  return new SignJWT({ room: request.room, mode: request.mode })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setIssuedAt(now)
+    .setExpirationTime(now + request.ttlSeconds)
+    .sign(keyOf(secret))
+}
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 }
+
+/** `90`, `90s`, `15m`, `1h`, `7d` → seconds; null for anything else. */
+export function parseDuration(text: string): number | null {
+  const match = /^(\d+)\s*([smhd]?)$/.exec(text.trim())
+  if (match === null) return null
+  const seconds = Number(match[1]) * UNIT_SECONDS[match[2] || 's']!
+  return Number.isSafeInteger(seconds) && seconds > 0 ? seconds : null
+}

@@ -1,0 +1,149 @@
+import { parseArgs } from 'node:util'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * Every server setting, read from a command-line flag or else an environment variable or else a
+ * default. One table drives parsing and `--help`, so the two cannot drift apart.
+ */
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+export interface Config {
+  host: string
+  /** 0 asks the OS for a free port; the "listening" log line says which one it gave. */
+  port: number
+  dataDir: string
+  /** null: the server is open to anyone who can reach it. */
+  authSecret: string | null
+  maxMessageBytes: number
+  pingIntervalMs: number
+  /** Stored updates per room after which the room's updates are merged into one. */
+  compactAfter: number
+  /** Minimum time between two writes of one room; updates that arrive meanwhile are written together. */
+  storeBatchMs: number
+  webDir: string
+  logLevel: LogLevel
+}
+
+export type ParseResult = { help: true } | { help: false; config: Config }
+
+/** A setting a user got wrong: main prints the message and exits with status 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+type Key = keyof Config
+
+interface Setting {
+  key: Key
+  flag: string
+  env: string
+  /** The default as a user would type it; null means unset. */
+  fallback: string | null
+  help: string
+  parse: (raw: string, source: string) => Config[Key]
+}
+
+export const MIN_SECRET_BYTES = 32
+const defaultWebDir = fileURLToPath(new URL('../web/dist', import.meta.url))
+
+function integer(min: number, max: number) {
+  return (raw: string, source: string): number => {
+    const value = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      throw new ConfigError(`${source} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`)
+    }
+    return value
+  }
+}
+
+function text(raw: string, source: string): string {
+  if (raw.trim() === '') throw new ConfigError(`${source} must not be empty`)
+  return raw
+}
+
+function secret(raw: string, source: string): string {
+  // RFC 7518 §3.2: an HS256 key must be at least as long as the hash output (256 bits).
+  if (Buffer.byteLength(raw, 'utf8') < MIN_SECRET_BYTES) {
+    throw new ConfigError(`${source} must be at least ${MIN_SECRET_BYTES} bytes long (HS256 needs a 256-bit key)`)
+  }
+  return raw
+}
+
+function logLevel(raw: string, source: string): LogLevel {
+  const level = LOG_LEVELS.find((name) => name === raw.trim().toLowerCase())
+  if (level === undefined) throw new ConfigError(`${source} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`)
+  return level
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { key: 'host', flag: 'host', env: 'HOST', fallback: '127.0.0.1', help: 'interface to listen on (0.0.0.0 for every interface)', parse: text },
+  { key: 'port', flag: 'port', env: 'PORT', fallback: '1234', help: 'TCP port; 0 picks a free one', parse: integer(0, 65535) },
+  { key: 'dataDir', flag: 'data-dir', env: 'DATA_DIR', fallback: './data', help: 'LevelDB directory where every room is stored', parse: text },
+  {
+    key: 'authSecret', flag: 'auth-secret', env: 'AUTH_SECRET', fallback: null,
+    help: `HS256 secret (>= ${MIN_SECRET_BYTES} bytes) that signs access tokens; unset = open server. Prefer the env var: flags show in ps`,
+    parse: secret,
+  },
+  { key: 'maxMessageBytes', flag: 'max-message-bytes', env: 'MAX_MESSAGE_BYTES', fallback: String(16 * 1024 * 1024), help: 'largest accepted WebSocket message; larger ones close the connection with 1009', parse: integer(1024, 2 ** 31 - 1) },
+  { key: 'pingIntervalMs', flag: 'ping-interval-ms', env: 'PING_INTERVAL_MS', fallback: '30000', help: 'ping every connection this often; one that misses a pong by the next ping is dropped', parse: integer(10, 3_600_000) },
+  { key: 'storeBatchMs', flag: 'store-batch-ms', env: 'STORE_BATCH_MS', fallback: '50', help: 'a room\'s first update is stored at once; later ones within this many ms are stored together', parse: integer(0, 10_000) },
+  { key: 'compactAfter', flag: 'compact-after', env: 'COMPACT_AFTER', fallback: '500', help: 'merge a room\'s stored updates into one after this many writes', parse: integer(2, 1_000_000) },
+  { key: 'webDir', flag: 'web-dir', env: 'WEB_DIR', fallback: defaultWebDir, help: 'built web page served at / (a plain status page while it does not exist)', parse: text },
+  { key: 'logLevel', flag: 'log-level', env: 'LOG_LEVEL', fallback: 'info', help: LOG_LEVELS.join(' | '), parse: logLevel },
+]
+
+/**
+ * Reads the settings from `argv` (flags, without the node and script paths) and `env`.
+ * A flag wins over its environment variable; an empty environment variable counts as unset.
+ */
+export function parseConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ParseResult {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } }
+  for (const setting of SETTINGS) options[setting.flag] = { type: 'string' }
+  let values: Record<string, string | boolean | undefined>
+  try {
+    ;({ values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }))
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message} (see --help)`)
+  }
+  if (values.help === true) return { help: true }
+
+  const config: Partial<Record<Key, Config[Key]>> = {}
+  for (const setting of SETTINGS) {
+    const flagValue = values[setting.flag]
+    const envValue = env[setting.env]
+    if (typeof flagValue === 'string') config[setting.key] = setting.parse(flagValue, `--${setting.flag}`)
+    else if (envValue !== undefined && envValue !== '') config[setting.key] = setting.parse(envValue, setting.env)
+    else config[setting.key] = setting.fallback === null ? null : setting.parse(setting.fallback, `default ${setting.env}`)
+  }
+  return { help: false, config: config as Config }
+}
+
+/** The text `--help` prints: every setting with its flag, variable and default. */
+export function helpText(): string {
+  const rows = SETTINGS.map((setting) => [
+    `  --${setting.flag} <value>`,
+    setting.env,
+    setting.fallback === null ? '(unset)' : setting.key === 'webDir' ? 'web/dist' : setting.fallback,
+    setting.help,
+  ])
+  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)))
+  const lines = rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column]!) : cell)).join('  '))
+  return [
+    'Cotext server: y-websocket rooms with LevelDB persistence and token access control.',
+    '',
+    'Usage: npm start -- [flags]      (or: npx tsx server/main.ts [flags])',
+    '',
+    'Every setting can be given as a flag or as an environment variable; the flag wins.',
+    '',
+    `  ${'flag'.padEnd(widths[0]! - 2)}  ${'env'.padEnd(widths[1]!)}  ${'default'.padEnd(widths[2]!)}  meaning`,
+    ...lines,
+    '  --help, -h',
+    '',
+    'Rooms: ws://HOST:PORT/<room>, room names are 1-128 of A-Z a-z 0-9 . _ - and /.',
+    'Tokens (when AUTH_SECRET is set): npm run token -- --room NAME --mode rw|ro --ttl 1h',
+    'HTTP: GET / (web page), GET /healthz (JSON), GET /metrics (Prometheus text).',
+    '',
+  ].join('\n')
+}

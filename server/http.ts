@@ -1,0 +1,54 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Logger } from 'pino'
+import type { Metrics } from './metrics.ts'
+import type { RoomRegistry } from './rooms.ts'
+import type { StaticHandler } from './static.ts'
+
+export interface HttpContext {
+  registry: RoomRegistry
+  metrics: Metrics
+  logger: Logger
+  staticSite: StaticHandler
+  /** `performance.now()` when the server started. */
+  startedAt: number
+}
+
+/** GET /healthz, GET /metrics, and the web page for everything else. */
+export function createRequestHandler(context: HttpContext): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    handle(context, request, response).catch((error: unknown) => {
+      context.logger.error({ err: error, url: request.url }, 'http request failed')
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
+      response.end('internal error\n')
+    })
+  }
+}
+
+async function handle(context: HttpContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' })
+    response.end('method not allowed\n')
+    return
+  }
+  const { pathname } = new URL(request.url ?? '/', 'http://localhost')
+  const uptimeSeconds = Math.round((performance.now() - context.startedAt) / 10) / 100
+  if (pathname === '/healthz') {
+    const body = JSON.stringify({
+      status: 'ok',
+      rooms: context.registry.size,
+      connections: context.registry.connectionCount,
+      uptime: uptimeSeconds,
+    })
+    respond(request, response, 'application/json; charset=utf-8', body)
+  } else if (pathname === '/metrics') {
+    const body = context.metrics.render({ rooms: context.registry.size, connections: context.registry.connectionCount, uptimeSeconds })
+    respond(request, response, 'text/plain; version=0.0.4; charset=utf-8', body)
+  } else {
+    await context.staticSite(request, response, pathname)
+  }
+}
+
+function respond(request: IncomingMessage, response: ServerResponse, type: string, body: string): void {
+  response.writeHead(200, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' })
+  response.end(request.method === 'HEAD' ? undefined : body)
+}

@@ -1,0 +1,121 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { extname, join, resolve, sep } from 'node:path'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/**
+ * Serves the built web page (`web/dist`: index.html and its assets) and, while it has not been
+ * built, a plain page that says the server is up and how to connect. The folder is looked up
+ * per request, so building the page while the server runs is enough to start serving it.
+ */
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.webmanifest': 'application/manifest+json',
+}
+
+export interface StaticSiteOptions {
+  webDir: string
+  /** Whether connections need a token, for the fallback page's instructions. */
+  authEnabled: boolean
+}
+
+export type StaticHandler = (request: IncomingMessage, response: ServerResponse, pathname: string) => Promise<void>
+
+export function createStaticHandler(options: StaticSiteOptions): StaticHandler {
+  const root = resolve(options.webDir)
+  return async (request, response, pathname) => {
+    const file = await findFile(root, pathname)
+    if (file !== null) return sendFile(request, response, file.path, file.size, pathname)
+    if (pathname === '/' || pathname === '/index.html') return sendFallbackPage(request, response, options.authEnabled)
+    sendText(response, 404, 'not found\n')
+  }
+}
+
+/** The file `pathname` names inside `root`, or null; never a path outside `root`. */
+async function findFile(root: string, pathname: string): Promise<{ path: string; size: number } | null> {
+  let relative: string
+  try {
+    relative = decodeURIComponent(pathname)
+  } catch {
+    return null
+  }
+  if (relative.includes('\0')) return null
+  if (relative.endsWith('/')) relative += 'index.html'
+  const path = resolve(join(root, relative))
+  if (!path.startsWith(root + sep)) return null
+  try {
+    const info = await stat(path)
+    return info.isFile() ? { path, size: info.size } : null
+  } catch {
+    return null
+  }
+}
+
+function sendFile(request: IncomingMessage, response: ServerResponse, path: string, size: number, pathname: string): void {
+  const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream'
+  // Vite puts content-hashed names under /assets/; everything else may change with a rebuild.
+  const cache = pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'
+  response.writeHead(200, { 'Content-Type': type, 'Content-Length': size, 'Cache-Control': cache, 'X-Content-Type-Options': 'nosniff' })
+  if (request.method === 'HEAD') {
+    response.end()
+    return
+  }
+  createReadStream(path)
+    .on('error', () => response.destroy())
+    .pipe(response)
+}
+
+function sendText(response: ServerResponse, status: number, body: string): void {
+  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Content-Type-Options': 'nosniff' })
+  response.end(body)
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+}
+
+function sendFallbackPage(request: IncomingMessage, response: ServerResponse, authEnabled: boolean): void {
+  const host = escapeHtml(request.headers.host ?? 'HOST:PORT')
+  const params = authEnabled ? ', { params: { token } }' : ''
+  const access = authEnabled
+    ? '<p>This server requires a token: <code>npm run token -- --room my-room --mode rw --ttl 1h</code> prints one, sent as <code>?token=</code>.</p>'
+    : '<p>This server is open: anyone who can reach it can read and write every room.</p>'
+  const body = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Cotext server</title></head>
+<body>
+<h1>Cotext server is up</h1>
+<p>The web editor has not been built yet (<code>web/dist</code> is missing).</p>
+<p>Each room is a WebSocket URL: <code>ws://${host}/&lt;room&gt;</code>, spoken in the y-websocket protocol.</p>
+${access}
+<pre>import * as Y from 'yjs'
+import { WebsocketProvider } from 'y-websocket'
+
+const doc = new Y.Doc()
+const provider = new WebsocketProvider('ws://${host}', 'my-room', doc${escapeHtml(params)})
+doc.getText('text').insert(0, 'hello')</pre>
+<p>Health: <a href="/healthz">/healthz</a>, metrics: <a href="/metrics">/metrics</a>.</p>
+</body>
+</html>
+`
+  response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' })
+  response.end(request.method === 'HEAD' ? undefined : body)
+}

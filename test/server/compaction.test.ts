@@ -1,0 +1,44 @@
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { connectSynced, destroyAllClients } from './helpers/clients.ts'
+import { makeTempDir, metric, startServer, stopAllServers } from './helpers/server-process.ts'
+import type { ServerProcess } from './helpers/server-process.ts'
+import { waitFor } from './helpers/wait-for.ts'
+
+// Each test starts real server processes; a busy machine can make that slow.
+vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 })
+
+afterEach(destroyAllClients)
+afterAll(stopAllServers)
+
+async function storedUpdates(server: ServerProcess): Promise<number> {
+  return metric(server, 'cotext_stored_updates_total')
+}
+
+async function textIn(server: ServerProcess, room: string): Promise<string> {
+  const client = await connectSynced(server.wsUrl, room)
+  const text = client.text.toString()
+  client.destroy()
+  return text
+}
+
+describe('the LevelDB store', () => {
+  it('merges a room\'s stored updates every COMPACT_AFTER writes and reads them back', async () => {
+    const dataDir = makeTempDir()
+    const first = await startServer({ dataDir, env: { COMPACT_AFTER: '4' } })
+    const client = await connectSynced(first.wsUrl, 'compact')
+    for (let i = 0; i < 10; i++) {
+      client.text.insert(i, String(i))
+      await waitFor(async () => (await storedUpdates(first)) === i + 1, `update ${i} to be stored`)
+    }
+    expect(await metric(first, 'cotext_compactions_total')).toBe(2)
+    client.destroy()
+    expect(await first.stop('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' })
+    const second = await startServer({ dataDir })
+    expect(await textIn(second, 'compact')).toBe('0123456789')
+  })
+
+  it('refuses to start on a DATA_DIR that another server holds', async () => {
+    const running = await startServer()
+    await expect(startServer({ dataDir: running.dataDir })).rejects.toThrow(/exited with 1 before listening[\s\S]*cannot open the data directory/)
+  })
+})

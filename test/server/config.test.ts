@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, helpText, parseConfig } from '../../server/config.ts'
+import type { Config } from '../../server/config.ts'
+
+function config(argv: string[], env: Record<string, string> = {}): Config {
+  const result = parseConfig(argv, env)
+  if (result.help) throw new Error('unexpected --help')
+  return result.config
+}
+
+describe('parseConfig', () => {
+  it('has the defaults the issue names', () => {
+    const defaults = config([])
+    expect({ ...defaults, webDir: defaults.webDir.endsWith('/web/dist') }).toEqual({
+      host: '127.0.0.1',
+      port: 1234,
+      dataDir: './data',
+      authSecret: null,
+      maxMessageBytes: 16 * 1024 * 1024,
+      pingIntervalMs: 30000,
+      compactAfter: 500,
+      storeBatchMs: 50,
+      webDir: true,
+      logLevel: 'info',
+    })
+  })
+
+  it('reads every setting from an environment variable, and a flag wins over it', () => {
+    const env = {
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      DATA_DIR: '/var/cotext',
+      AUTH_SECRET: 's'.repeat(32),
+      MAX_MESSAGE_BYTES: '2048',
+      PING_INTERVAL_MS: '5000',
+      COMPACT_AFTER: '50',
+      STORE_BATCH_MS: '5',
+      WEB_DIR: '/srv/web',
+      LOG_LEVEL: 'WARN',
+    }
+    expect(config([], env)).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      dataDir: '/var/cotext',
+      authSecret: 's'.repeat(32),
+      maxMessageBytes: 2048,
+      pingIntervalMs: 5000,
+      compactAfter: 50,
+      storeBatchMs: 5,
+      webDir: '/srv/web',
+      logLevel: 'warn',
+    })
+    const flags = [
+      '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
+      '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--web-dir', 'w', '--log-level', 'silent',
+    ]
+    expect(config(flags, env)).toEqual({
+      host: '::1',
+      port: 0,
+      dataDir: 'd',
+      authSecret: 't'.repeat(40),
+      maxMessageBytes: 1024,
+      pingIntervalMs: 10,
+      compactAfter: 2,
+      storeBatchMs: 0,
+      webDir: 'w',
+      logLevel: 'silent',
+    })
+    expect(config(['--port=99'], {}).port).toBe(99)
+  })
+
+  it('treats an empty environment variable as unset', () => {
+    expect(config([], { AUTH_SECRET: '', PORT: '' })).toMatchObject({ authSecret: null, port: 1234 })
+  })
+
+  it('names the setting and the value it refuses', () => {
+    const cases: Array<[string[], Record<string, string>, string]> = [
+      [['--port=-1'], {}, '--port must be an integer from 0 to 65535, got "-1"'],
+      [[], { PORT: '12.5' }, 'PORT must be an integer from 0 to 65535, got "12.5"'],
+      [[], { MAX_MESSAGE_BYTES: '10' }, 'MAX_MESSAGE_BYTES must be an integer from 1024 to 2147483647, got "10"'],
+      [[], { LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+      [['--auth-secret', 'x'.repeat(31)], {}, '--auth-secret must be at least 32 bytes long (HS256 needs a 256-bit key)'],
+      [['--host', ' '], {}, '--host must not be empty'],
+      [['extra'], {}, 'Unexpected argument \'extra\'. This command does not take positional arguments (see --help)'],
+    ]
+    for (const [argv, env, message] of cases) {
+      expect(() => parseConfig(argv, env)).toThrow(new ConfigError(message))
+    }
+  })
+
+  it('answers --help and -h with the help flag', () => {
+    expect(parseConfig(['--help'], {})).toEqual({ help: true })
+    expect(parseConfig(['-h', '--port', 'nonsense'], {})).toEqual({ help: true })
+    expect(helpText()).toContain('--max-message-bytes <value>  MAX_MESSAGE_BYTES  16777216')
+  })
+})
