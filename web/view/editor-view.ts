@@ -94,6 +94,7 @@ export class EditorView {
     this.surface.setAttribute('autocapitalize', 'off')
     this.surface.setAttribute('autocorrect', 'off')
     this.surface.setAttribute('translate', 'no')
+    this.surface.setAttribute('aria-readonly', String(editor.isReadOnly()))
     this.inputSpan = el('span', 'cx-input')
     this.inputSpan.textContent = INPUT_ANCHOR
     this.surface.appendChild(this.inputSpan)
@@ -125,6 +126,7 @@ export class EditorView {
       editor.onDidChangeCursorPosition(decorations),
       editor.onDidAddSelection(decorations),
       editor.onDidRemoveSelection(decorations),
+      editor.onDidChangeReadOnly((readOnly) => this.surface.setAttribute('aria-readonly', String(readOnly))),
     )
     this.scroller.addEventListener('scroll', () => this.requestRender({ lines: true, decorations: true }))
     this.surface.addEventListener('focus', () => this.element.classList.add('cx-focused'))

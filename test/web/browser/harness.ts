@@ -24,7 +24,7 @@ export class ServerProcess {
   readonly dataDir: string
   private readonly ownsDataDir: boolean
 
-  constructor(private readonly options: { authSecret?: string; dataDir?: string } = {}) {
+  constructor(private readonly options: { authSecret?: string; dataDir?: string; webDir?: string } = {}) {
     this.ownsDataDir = options.dataDir === undefined
     this.dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cotext-web-test-'))
   }
@@ -36,7 +36,7 @@ export class ServerProcess {
   /** Starts the server (on the port it had before, after a stop) and resolves once it listens. */
   async start(): Promise<void> {
     if (this.child !== null) throw new Error('the server is already running')
-    const args = ['--import', 'tsx', 'server/main.ts', '--host', '127.0.0.1', '--port', String(this.port), '--data-dir', this.dataDir, '--web-dir', WEB_DIST]
+    const args = ['--import', 'tsx', 'server/main.ts', '--host', '127.0.0.1', '--port', String(this.port), '--data-dir', this.dataDir, '--web-dir', this.options.webDir ?? WEB_DIST]
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { ...process.env, AUTH_SECRET: this.options.authSecret ?? '', LOG_LEVEL: 'info' },
@@ -77,7 +77,7 @@ export class ServerProcess {
   }
 }
 
-export async function startServer(options: { authSecret?: string } = {}): Promise<ServerProcess> {
+export async function startServer(options: { authSecret?: string; webDir?: string } = {}): Promise<ServerProcess> {
   const server = new ServerProcess(options)
   await server.start()
   return server

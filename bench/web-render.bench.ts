@@ -1,0 +1,210 @@
+/**
+ * The web page in Debian's Chromium, each workload against a plain <textarea> in the same run:
+ *
+ * - first screen of a 5 MB document: from navigation to the first painted frame showing the text,
+ *   for a fresh browser profile opening a room the server holds (both pages sync over the same
+ *   y-websocket connection; ours also builds the line index and opens IndexedDB);
+ * - keystroke-to-paint with 20 peers' cursors on screen: from the keydown event to the end of the
+ *   frame that shows the typed character, while 20 other editors (real TextEditors in this process,
+ *   connected through the server) keep their cursors in view.
+ *
+ * `npx tsx bench/web-render.bench.ts` (or `npm run bench -- web`).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'vite'
+import WebSocket from 'ws'
+import * as Y from 'yjs'
+import { WebsocketProvider } from 'y-websocket'
+import type { Browser, Page } from 'playwright-core'
+import { TextEditor } from '../core/index.ts'
+import { launchChromium, startServer, type ServerProcess } from '../test/web/browser/harness.ts'
+import { fmt, median, ratio } from './measure.ts'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const DOC_BYTES = 5 * 1024 * 1024
+const RUNS = 5
+const PEERS = 20
+const KEYSTROKES = 60
+
+/** Deterministic code-like lines, about 50 characters each. */
+function makeDocument(bytes: number): string {
+  const words = ['const', 'value', 'compute', 'alpha', 'beta', 'return', 'await', 'result', 'index', 'render']
+  const lines: string[] = []
+  let size = 0
+  for (let i = 0; size < bytes; i++) {
+    const line = `${'  '.repeat(i % 4)}${words[i % 10]} ${words[(i * 7) % 10]}_${i} = ${words[(i * 3) % 10]}(${i % 97}, ${(i * 31) % 1000}) // ${i}`
+    lines.push(line)
+    size += line.length + 1
+  }
+  return lines.join('\n')
+}
+
+/** Builds the page and the baseline page into one folder the server then serves. */
+async function buildPages(outDir: string): Promise<void> {
+  await build({
+    configFile: join(ROOT, 'web', 'vite.config.ts'),
+    mode: 'production',
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, sourcemap: false, rollupOptions: { input: { baseline: join(ROOT, 'web', 'bench', 'textarea.html') } } },
+  })
+}
+
+function connect(server: ServerProcess, room: string, doc: Y.Doc): WebsocketProvider {
+  return new WebsocketProvider(`ws://127.0.0.1:${server.port}`, room, doc, {
+    WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
+    disableBc: true,
+  })
+}
+
+function whenSynced(provider: WebsocketProvider): Promise<void> {
+  return new Promise((resolve) => {
+    if (provider.synced) resolve()
+    else provider.once('sync', () => resolve())
+  })
+}
+
+/** Puts `text` in a room and waits until a fresh client reads it back from the server. */
+async function seed(server: ServerProcess, room: string, text: string): Promise<void> {
+  const doc = new Y.Doc()
+  doc.getText('text').insert(0, text)
+  const writer = connect(server, room, doc)
+  await whenSynced(writer)
+  const check = new Y.Doc()
+  const reader = connect(server, room, check)
+  while (check.getText('text').length !== text.length) await new Promise((resolve) => setTimeout(resolve, 50))
+  reader.destroy()
+  writer.destroy()
+}
+
+/** In the page: resolves with performance.now() at the frame after the one where `probe` first held. */
+const FIRST_SCREEN_SCRIPT = `
+  window.__firstScreen = new Promise((resolve) => {
+    const probe = () => {
+      const textarea = document.querySelector('textarea[data-testid=baseline]')
+      if (textarea) return textarea.value.length > 0
+      const first = document.querySelector('.cx-line span')
+      return first !== null && first.textContent === window.__firstLine && document.querySelectorAll('.cx-line').length >= 20
+    }
+    const check = () => (probe() ? requestAnimationFrame(() => resolve(performance.now())) : requestAnimationFrame(check))
+    requestAnimationFrame(check)
+  })
+`
+
+async function firstScreen(browser: Browser, url: string, firstLine: string): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 600 } })
+  const page = await context.newPage()
+  await page.addInitScript(`window.__firstLine = ${JSON.stringify(firstLine)};${FIRST_SCREEN_SCRIPT}`)
+  await page.goto(url, { waitUntil: 'commit' })
+  const at = await page.evaluate(() => (window as unknown as { __firstScreen: Promise<number> }).__firstScreen)
+  await context.close()
+  return at
+}
+
+/** In the page: the keydown -> end-of-next-frame latency of every typed character. */
+const LATENCY_SCRIPT = `
+  window.__latencies = []
+  let keydownAt = 0
+  addEventListener('keydown', (event) => { keydownAt = event.timeStamp }, true)
+  addEventListener('beforeinput', () => {
+    const start = keydownAt
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel()
+      channel.port1.onmessage = () => window.__latencies.push(performance.now() - start)
+      channel.port2.postMessage(0)
+    })
+  })
+`
+
+async function typeAndMeasure(page: Page, count: number): Promise<number[]> {
+  await page.evaluate(() => ((window as unknown as { __latencies: number[] }).__latencies = []))
+  for (let i = 0; i < count; i++) {
+    await page.keyboard.press('x')
+    await page.waitForFunction((n) => (window as unknown as { __latencies: number[] }).__latencies.length >= n, i + 1)
+    await page.waitForTimeout(20)
+  }
+  return page.evaluate(() => (window as unknown as { __latencies: number[] }).__latencies)
+}
+
+async function main(): Promise<void> {
+  // Every y-websocket client in Node adds a process exit listener; 20 peers are expected here.
+  process.setMaxListeners(PEERS + 10)
+  const webDir = mkdtempSync(join(tmpdir(), 'cotext-bench-web-'))
+  await buildPages(webDir)
+  const [server, browser] = await Promise.all([startServer({ webDir }), launchChromium()])
+  const peers: { editor: TextEditor; provider: WebsocketProvider }[] = []
+  try {
+    // First screen of a 5 MB document.
+    const text = makeDocument(DOC_BYTES)
+    const firstLine = text.slice(0, text.indexOf('\n'))
+    await seed(server, 'bench-5mb', text)
+    const ours: number[] = []
+    const base: number[] = []
+    await firstScreen(browser, `${server.url}/?room=bench-5mb`, firstLine)
+    await firstScreen(browser, `${server.url}/bench/textarea.html?room=bench-5mb`, firstLine)
+    for (let run = 0; run < RUNS; run++) {
+      ours.push(await firstScreen(browser, `${server.url}/?room=bench-5mb`, firstLine))
+      base.push(await firstScreen(browser, `${server.url}/bench/textarea.html?room=bench-5mb`, firstLine))
+    }
+    const a = median(ours)
+    const b = median(base)
+    console.log(`web: first screen of a 5 MB document: ${ratio(a / b)} <textarea> (${fmt(a)} vs ${fmt(b)})`)
+
+    // Keystroke to paint with 20 peers' cursors on screen.
+    const room = 'bench-peers'
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`)
+    await seed(server, room, lines.join('\n'))
+    for (let i = 0; i < PEERS; i++) {
+      const doc = new Y.Doc()
+      const provider = connect(server, room, doc)
+      await whenSynced(provider)
+      const editor = new TextEditor({ doc, awareness: provider.awareness, user: { name: `Peer ${i + 1}`, color: `hsl(${i * 18}, 70%, 45%)` } })
+      editor.setCursorBufferPosition([i, 5 + ((i * 7) % 40)])
+      peers.push({ editor, provider })
+    }
+    const context = await browser.newContext({ viewport: { width: 1000, height: 600 } })
+    await context.addInitScript(LATENCY_SCRIPT)
+    const editorPage = await context.newPage()
+    await editorPage.goto(`${server.url}/?room=${room}&name=Typist`)
+    await editorPage.waitForFunction((n) => document.querySelectorAll('[data-testid=remote-cursor]').length >= n, PEERS)
+    await editorPage.evaluate(() => {
+      window.cotext!.editor.setCursorBufferPosition([10, 20])
+      window.cotext!.view.focus()
+    })
+    const baselinePage = await context.newPage()
+    await baselinePage.goto(`${server.url}/bench/textarea.html?room=${room}`)
+    await baselinePage.waitForFunction(() => document.querySelector('textarea')!.value.length > 0)
+    await baselinePage.evaluate(() => {
+      const textarea = document.querySelector('textarea')!
+      const offset = textarea.value.split('\n').slice(0, 10).join('\n').length + 21
+      textarea.focus()
+      textarea.setSelectionRange(offset, offset)
+    })
+    const typed: number[] = []
+    const baseline: number[] = []
+    for (let block = 0; block < 3; block++) {
+      await editorPage.bringToFront()
+      typed.push(...(await typeAndMeasure(editorPage, KEYSTROKES / 3)))
+      await baselinePage.bringToFront()
+      baseline.push(...(await typeAndMeasure(baselinePage, KEYSTROKES / 3)))
+    }
+    const onScreen = await editorPage.evaluate(() => document.querySelectorAll('[data-testid=remote-cursor]').length)
+    if (onScreen < PEERS) throw new Error(`only ${onScreen} peers' cursors were on screen`)
+    const t = median(typed)
+    const u = median(baseline)
+    console.log(`web: keystroke-to-paint with ${PEERS} peers' cursors: ${ratio(t / u)} <textarea> (${fmt(t)} vs ${fmt(u)})`)
+    await context.close()
+  } finally {
+    for (const { editor, provider } of peers) {
+      editor.destroy()
+      provider.destroy()
+    }
+    await browser.close()
+    await server.dispose()
+    rmSync(webDir, { recursive: true, force: true })
+  }
+}
+
+await main()
