@@ -1,0 +1,683 @@
+import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { BufferChangeEvent } from '../buffer/text-change.ts'
+import { Emitter } from '../events/emitter.ts'
+import type { Disposable } from '../events/disposable.ts'
+import { Point, type PointLike } from '../point/point.ts'
+import { Range, type RangeLike } from '../point/range.ts'
+import { clipColumnDelta } from './clip.ts'
+import {
+  positionForScreenColumn,
+  rowIndexForPosition,
+  screenColumnForPosition,
+  screenRowText,
+  type ClipDirection,
+  type RowColumn,
+} from './display-line.ts'
+import { FoldSet, type Fold, type FoldSpan } from './fold-set.ts'
+import { foldableRowRangeContainingRow, isFoldableAtRow } from './fold-ranges.ts'
+import { buildPieces, layoutDisplayLine, type DisplayLine, type LayoutSettings } from './layout.ts'
+import { RowIndex, metaHasTab, metaWidth, packMeta, type RowEntry } from './row-index.ts'
+import { ScreenPatch, type ScreenChange } from './screen-patch.ts'
+
+export type { ClipDirection } from './display-line.ts'
+export type { Fold } from './fold-set.ts'
+export type { ScreenChange } from './screen-patch.ts'
+export { FOLD_PLACEHOLDER } from './layout.ts'
+
+export interface ClipOptions {
+  /** Where a position between two valid ones goes. Default 'closest'. */
+  clipDirection?: ClipDirection
+  /** With 'backward', a position in a continuation row's indentation stays on that row. */
+  skipSoftWrapIndentation?: boolean
+}
+
+export interface DisplayLayerOptions {
+  /** Screen columns per tab stop. Default 2 (the editor's default). */
+  tabLength?: number
+  /** Default false. */
+  softWrapped?: boolean
+  /** Wrap width in columns when soft wrapped. Default 80. */
+  editorWidthInChars?: number
+  /** Extra indentation of continuation rows. Default 0. */
+  softWrapHangingIndentLength?: number
+  /** Positions inside a tab stop's worth of leading spaces clip to tab stops (Atom's default). Default true. */
+  atomicSoftTabs?: boolean
+  /** Buffer ranges to fold before the first layout (restoring a session, or a reference layout in tests). */
+  folds?: readonly RangeLike[]
+}
+
+interface DisplayLayerEvents {
+  'did-change': ScreenChange[]
+}
+
+/** Reads lines one by one, switching to one bulk read when an update touches many rows. */
+class LineReader {
+  private lines: string[] | null = null
+  private reads = 0
+  constructor(private readonly buffer: TextBuffer) {}
+
+  get(row: number): string {
+    if (this.lines) return this.lines[row] ?? ''
+    if (++this.reads > 2048) {
+      this.lines = this.buffer.getLines()
+      return this.lines[row] ?? ''
+    }
+    return this.buffer.lineForRow(row) ?? ''
+  }
+}
+
+const CACHE_LIMIT = 256
+
+function positiveInteger(value: unknown, name: string, min: number): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) throw new TypeError(`${name} must be a number; got ${typeof value}`)
+  const n = Math.floor(value)
+  if (!(n >= min) || !Number.isFinite(n)) throw new RangeError(`${name} must be a finite number >= ${min}; got ${value}`)
+  return n
+}
+
+function directionOf(options: ClipOptions | undefined): ClipDirection {
+  const direction = options?.clipDirection ?? 'closest'
+  if (direction !== 'closest' && direction !== 'backward' && direction !== 'forward') {
+    throw new TypeError(`clipDirection must be 'backward', 'forward' or 'closest'; got ${String(direction)}`)
+  }
+  return direction
+}
+
+function compare(a: RowColumn, b: RowColumn): number {
+  return a.row === b.row ? a.column - b.column : a.row - b.row
+}
+
+/**
+ * Buffer <-> screen coordinates of one editor: hard tabs expanded to tab stops, soft wrap, folds.
+ * Every buffer row has an entry in a balanced row index (screen rows it starts, 0 when a fold hides
+ * it); an edit, fold or setting change re-lays out only the display lines it can affect, and the
+ * layout of a display line is computed from the buffer's lines when a query needs it (and cached
+ * until the next change). It follows the buffer through a change hook, so it is current before any
+ * public buffer listener runs, for local and remote edits alike. It never edits the buffer.
+ */
+export class DisplayLayer {
+  readonly buffer: TextBuffer
+  private tabLength = 2
+  private softWrapped = false
+  private editorWidthInChars = 80
+  private hangingIndent = 0
+  private atomicSoftTabs = true
+  private readonly rows: RowIndex
+  private readonly folds = new FoldSet()
+  private readonly emitter = new Emitter<DisplayLayerEvents>()
+  private readonly hook: Disposable
+  private readonly cache = new Map<number, DisplayLine>()
+  private destroyed = false
+
+  constructor(buffer: TextBuffer, options: DisplayLayerOptions = {}) {
+    this.buffer = buffer
+    if (options.tabLength !== undefined) this.tabLength = positiveInteger(options.tabLength, 'tabLength', 1)
+    if (options.softWrapped !== undefined) this.softWrapped = Boolean(options.softWrapped)
+    if (options.editorWidthInChars !== undefined) this.editorWidthInChars = positiveInteger(options.editorWidthInChars, 'editorWidthInChars', 1)
+    if (options.softWrapHangingIndentLength !== undefined) {
+      this.hangingIndent = positiveInteger(options.softWrapHangingIndentLength, 'softWrapHangingIndentLength', 0)
+    }
+    if (options.atomicSoftTabs !== undefined) this.atomicSoftTabs = Boolean(options.atomicSoftTabs)
+    this.rows = new RowIndex()
+    for (const range of options.folds ?? []) this.folds.add(this.clipBufferRange(range))
+    this.layOutEverything()
+    this.hook = buffer.addChangeHook((event) => this.bufferDidChange(event))
+  }
+
+  destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
+    this.hook.dispose()
+    this.emitter.dispose()
+    this.cache.clear()
+  }
+
+  isDestroyed(): boolean {
+    return this.destroyed
+  }
+
+  /** Fires after every layout change (edit, fold, setting) with the screen rows it replaced, in order. */
+  onDidChange(callback: (changes: ScreenChange[]) => void): Disposable {
+    return this.emitter.on('did-change', callback)
+  }
+
+  // Settings
+
+  getTabLength(): number {
+    return this.tabLength
+  }
+
+  /** Re-lays out the display lines that hold a hard tab. */
+  setTabLength(tabLength: number): void {
+    const n = positiveInteger(tabLength, 'tabLength', 1)
+    if (n === this.tabLength) return
+    this.tabLength = n
+    this.relayOutWhere((_maxWidth, anyTab) => anyTab, (meta) => metaHasTab(meta))
+  }
+
+  isSoftWrapped(): boolean {
+    return this.softWrapped
+  }
+
+  setSoftWrapped(softWrapped: boolean): void {
+    const on = Boolean(softWrapped)
+    if (on === this.softWrapped) return
+    this.softWrapped = on
+    this.relayOutWiderThan(this.editorWidthInChars)
+  }
+
+  getEditorWidthInChars(): number {
+    return this.editorWidthInChars
+  }
+
+  setEditorWidthInChars(editorWidthInChars: number): void {
+    const n = positiveInteger(editorWidthInChars, 'editorWidthInChars', 1)
+    if (n === this.editorWidthInChars) return
+    const old = this.editorWidthInChars
+    this.editorWidthInChars = n
+    if (this.softWrapped) this.relayOutWiderThan(Math.min(old, n))
+  }
+
+  getSoftWrapHangingIndentLength(): number {
+    return this.hangingIndent
+  }
+
+  setSoftWrapHangingIndentLength(length: number): void {
+    const n = positiveInteger(length, 'softWrapHangingIndentLength', 0)
+    if (n === this.hangingIndent) return
+    this.hangingIndent = n
+    if (this.softWrapped) this.relayOutWiderThan(this.editorWidthInChars)
+  }
+
+  getAtomicSoftTabs(): boolean {
+    return this.atomicSoftTabs
+  }
+
+  /** Only changes how positions clip; the layout stays. */
+  setAtomicSoftTabs(atomicSoftTabs: boolean): void {
+    this.atomicSoftTabs = Boolean(atomicSoftTabs)
+  }
+
+  /** The column at which lines wrap: the editor width when soft wrapped, Infinity otherwise. */
+  getSoftWrapColumn(): number {
+    return this.softWrapped ? this.editorWidthInChars : Infinity
+  }
+
+  // Screen lines
+
+  getScreenLineCount(): number {
+    return this.rows.screenCount
+  }
+
+  getLastScreenRow(): number {
+    return this.rows.screenCount - 1
+  }
+
+  /** The text of a screen row: tabs as spaces, each fold as '⋯', wrap indentation as spaces ('' past the end). */
+  lineTextForScreenRow(screenRow: number): string {
+    const found = this.screenRowEntry(screenRow)
+    if (!found) return ''
+    const { entry, k } = found
+    if (this.isPlain(entry)) return this.buffer.lineForRow(entry.row) ?? ''
+    return screenRowText(this.displayLine(entry.row), k, this.tabLength)
+  }
+
+  /** Screen columns of a screen row, wrap indentation and trailing whitespace included (0 past the end). */
+  lineLengthForScreenRow(screenRow: number): number {
+    const found = this.screenRowEntry(screenRow)
+    if (!found) return 0
+    const { entry, k } = found
+    if (this.isPlain(entry)) return this.buffer.lineLengthForRow(entry.row)
+    return this.displayLine(entry.row).rows[k]!.length
+  }
+
+  /** Columns of soft-wrap indentation at the start of a screen row (0 on the first row of a line). */
+  softWrapIndentLengthForScreenRow(screenRow: number): number {
+    const found = this.screenRowEntry(screenRow)
+    if (!found || found.k === 0) return 0
+    return this.displayLine(found.entry.row).rows[found.k]!.indent
+  }
+
+  /** True when the screen row continues the one above it (soft wrap), false on a line's first row. */
+  isSoftWrapContinuation(screenRow: number): boolean {
+    const found = this.screenRowEntry(screenRow)
+    return found !== null && found.k > 0
+  }
+
+  /** The buffer row shown at the start of a screen row (Atom: the buffer row of screen position [row, 0]). */
+  bufferRowForScreenRow(screenRow: number): number {
+    const row = Math.floor(Number(screenRow))
+    if (!(row > 0)) return 0
+    const found = this.screenRowEntry(Math.min(row, this.getLastScreenRow()))
+    if (found && found.k === 0) return found.entry.row
+    return this.bufferPositionForScreenPosition([row, 0]).row
+  }
+
+  /** The screen row showing the start of a buffer row (Atom: the row of buffer position [row, 0]). */
+  screenRowForBufferRow(bufferRow: number): number {
+    const row = Math.floor(Number(bufferRow))
+    if (!(row > 0)) return 0
+    const last = this.buffer.getLastRow()
+    if (row > last) return this.screenPositionForBufferPosition([row, 0]).row
+    const entry = this.rows.lookup(row)
+    if (entry.count > 0) return entry.screenStart
+    return this.screenPositionForBufferPosition([row, 0]).row
+  }
+
+  /** The first and last screen rows of the display line that holds a buffer row. */
+  screenRowRangeForBufferRow(bufferRow: number): [number, number] {
+    const row = Math.max(0, Math.min(this.buffer.getLastRow(), Math.floor(Number(bufferRow)) || 0))
+    const owner = this.rows.lookup(this.rows.ownerRow(row))
+    return [owner.screenStart, owner.screenStart + owner.count - 1]
+  }
+
+  // Translation
+
+  screenPositionForBufferPosition(bufferPosition: PointLike, options?: ClipOptions): Point {
+    const direction = directionOf(options)
+    const clipped = this.buffer.clipPosition(Point.fromObject(bufferPosition, false, 'bufferPosition'))
+    const line = this.buffer.lineForRow(clipped.row) ?? ''
+    const column = clipped.column + clipColumnDelta(line, clipped.column, direction, this.clipSettings())
+    return this.screenPositionForValidPosition(clipped.row, column, direction)
+  }
+
+  bufferPositionForScreenPosition(screenPosition: PointLike, options?: ClipOptions): Point {
+    const direction = directionOf(options)
+    const skip = options?.skipSoftWrapIndentation === true
+    const point = Point.fromObject(screenPosition, false, 'screenPosition')
+    let row = Number.isNaN(point.row) ? 0 : Math.floor(point.row)
+    let column = Number.isNaN(point.column) ? 0 : Math.floor(point.column)
+    const lastScreenRow = this.getLastScreenRow()
+    if (row < 0) {
+      row = 0
+      column = 0
+    } else if (row > lastScreenRow) {
+      row = lastScreenRow
+      column = Infinity
+    } else if (column < 0) {
+      column = 0
+    }
+    const entry = this.rows.rowForScreen(row)
+    const k = row - entry.screenStart
+    let position: RowColumn
+    if (this.isPlain(entry)) {
+      const length = this.buffer.lineLengthForRow(entry.row)
+      if (column > length && direction === 'forward' && row < lastScreenRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
+      position = { row: entry.row, column: Math.min(column, length) }
+    } else {
+      const line = this.displayLine(entry.row)
+      const length = line.rows[k]!.length
+      if (column > length && direction === 'forward' && row < lastScreenRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
+      position = positionForScreenColumn(line, k, Math.min(column, length), direction, skip, this.tabLength)
+    }
+    const text = this.buffer.lineForRow(position.row) ?? ''
+    return new Point(position.row, position.column + clipColumnDelta(text, position.column, direction, this.clipSettings()))
+  }
+
+  screenRangeForBufferRange(bufferRange: RangeLike, options?: ClipOptions): Range {
+    const range = Range.fromObject(bufferRange, false, 'bufferRange')
+    return new Range(this.screenPositionForBufferPosition(range.start, options), this.screenPositionForBufferPosition(range.end, options))
+  }
+
+  bufferRangeForScreenRange(screenRange: RangeLike, options?: ClipOptions): Range {
+    const range = Range.fromObject(screenRange, false, 'screenRange')
+    return new Range(this.bufferPositionForScreenPosition(range.start, options), this.bufferPositionForScreenPosition(range.end, options))
+  }
+
+  /** The nearest screen position a cursor can occupy (Atom: screen -> buffer -> screen). */
+  clipScreenPosition(screenPosition: PointLike, options?: ClipOptions): Point {
+    return this.screenPositionForBufferPosition(this.bufferPositionForScreenPosition(screenPosition, options), options)
+  }
+
+  clipScreenRange(screenRange: RangeLike, options?: ClipOptions): Range {
+    const range = Range.fromObject(screenRange, false, 'screenRange')
+    return new Range(this.clipScreenPosition(range.start, options), this.clipScreenPosition(range.end, options))
+  }
+
+  /**
+   * Clips into the buffer only (rows, columns, line endings, surrogate pairs), as Atom's
+   * `TextEditor#clipBufferPosition`: a position inside a fold or a tab stays where it is, because
+   * it is a real place in the text; only its screen position snaps.
+   */
+  clipBufferPosition(bufferPosition: PointLike): Point {
+    return this.buffer.clipPosition(Point.fromObject(bufferPosition, false, 'bufferPosition'))
+  }
+
+  clipBufferRange(bufferRange: RangeLike): Range {
+    return this.buffer.clipRange(Range.fromObject(bufferRange, false, 'bufferRange'))
+  }
+
+  // Folds
+
+  /** Folds a buffer range (clipped); returns the fold's id. Overlapping folds show as one. */
+  foldBufferRange(bufferRange: RangeLike): number {
+    const range = this.clipBufferRange(bufferRange)
+    const hidden = this.folds.anyContains(range.start, range.end)
+    const id = this.folds.add(range)
+    if (!hidden && !range.isEmpty()) this.relayOutFolds([range])
+    return id
+  }
+
+  /**
+   * Folds the indentation block that starts at or contains `bufferRow` (Atom's plain-text
+   * `foldBufferRow`): from the end of its first row to the end of its last. When that block is
+   * already folded, the enclosing block is folded instead. Returns the new fold's id, or null.
+   */
+  foldBufferRow(bufferRow: number): number | null {
+    const lastRow = this.buffer.getLastRow()
+    let row = Math.max(0, Math.min(lastRow, Math.floor(Number(bufferRow)) || 0))
+    let fromRowEnd = true
+    for (;;) {
+      const rows = foldableRowRangeContainingRow(this.buffer, row, this.tabLength, fromRowEnd)
+      if (!rows) return null
+      const start = new Point(rows[0], this.buffer.lineLengthForRow(rows[0]))
+      const existing = this.folds.intersecting(start, start)
+      if (existing.length === 0) return this.foldBufferRange([start, [rows[1], this.buffer.lineLengthForRow(rows[1])]])
+      const firstStart = existing[0]!.range.start
+      const position = fromRowEnd ? new Point(row, Infinity) : new Point(row, 0)
+      if (!firstStart.isLessThan(position)) return null
+      row = firstStart.row
+      fromRowEnd = false
+    }
+  }
+
+  /** Destroys every fold containing the end of `bufferRow` (Atom's `unfoldBufferRow`). */
+  unfoldBufferRow(bufferRow: number): Range[] {
+    const row = Math.floor(Number(bufferRow)) || 0
+    return this.destroyFoldsContainingBufferPositions([[row, Infinity]], false)
+  }
+
+  destroyFold(id: number): void {
+    const range = this.folds.get(id)
+    if (!range) return
+    this.folds.remove([id])
+    this.relayOutFolds([range])
+  }
+
+  /** Destroys the folds sharing a point with the range; returns their ranges. */
+  destroyFoldsIntersectingBufferRange(bufferRange: RangeLike): Range[] {
+    const range = this.clipBufferRange(bufferRange)
+    return this.destroyFolds(this.folds.intersecting(range.start, range.end))
+  }
+
+  /** Destroys the folds containing any of the positions (strictly inside when `excludeEndpoints`). */
+  destroyFoldsContainingBufferPositions(bufferPositions: PointLike[], excludeEndpoints: boolean): Range[] {
+    if (!Array.isArray(bufferPositions)) throw new TypeError('bufferPositions must be an array of points')
+    const doomed = new Map<number, Fold>()
+    for (const position of bufferPositions) {
+      const clipped = this.clipBufferPosition(position)
+      for (const fold of this.folds.containing(clipped, Boolean(excludeEndpoints))) doomed.set(fold.id, fold)
+    }
+    return this.destroyFolds([...doomed.values()])
+  }
+
+  unfoldAll(): Range[] {
+    return this.destroyFolds(this.folds.all())
+  }
+
+  /** Folds sharing at least a point with the range, in buffer order. */
+  foldsIntersectingBufferRange(bufferRange: RangeLike): Fold[] {
+    const range = this.clipBufferRange(bufferRange)
+    return this.folds.intersecting(range.start, range.end)
+  }
+
+  getFolds(): Fold[] {
+    return this.folds.all()
+  }
+
+  bufferRangeForFold(id: number): Range | undefined {
+    return this.folds.get(id)
+  }
+
+  /** True when a fold touches the row (Atom: a fold intersects [[row, 0], [row, length]]). */
+  isFoldedAtBufferRow(bufferRow: number): boolean {
+    const row = Math.floor(Number(bufferRow))
+    if (!(row >= 0) || row > this.buffer.getLastRow() || this.folds.size === 0) return false
+    return this.folds.intersecting(new Point(row, 0), new Point(row, this.buffer.lineLengthForRow(row))).length > 0
+  }
+
+  isFoldedAtScreenRow(screenRow: number): boolean {
+    return this.isFoldedAtBufferRow(this.bufferRowForScreenRow(screenRow))
+  }
+
+  /** True when an indentation fold starts at the row (Atom's plain-text `isFoldableAtRow`). */
+  isFoldableAtBufferRow(bufferRow: number): boolean {
+    const row = Math.floor(Number(bufferRow))
+    if (!(row >= 0) || row > this.buffer.getLastRow()) return false
+    return isFoldableAtRow(this.buffer, row)
+  }
+
+  // Internals
+
+  private settings(): LayoutSettings {
+    return { tabLength: this.tabLength, wrapColumn: this.getSoftWrapColumn(), hangingIndent: this.hangingIndent }
+  }
+
+  private clipSettings(): { tabLength: number; atomicSoftTabs: boolean; wrapColumn: number } {
+    return { tabLength: this.tabLength, atomicSoftTabs: this.atomicSoftTabs, wrapColumn: this.getSoftWrapColumn() }
+  }
+
+  /** A display line of one buffer row, one screen row, no tab, no fold: columns map one to one. */
+  private isPlain(entry: RowEntry): boolean {
+    return entry.count === 1 && !metaHasTab(entry.meta) && (this.folds.size === 0 || !this.folds.hasMergedFoldOnRow(entry.row))
+  }
+
+  private screenRowEntry(screenRow: number): { entry: RowEntry; k: number } | null {
+    const row = Math.floor(Number(screenRow))
+    if (!(row >= 0) || row >= this.rows.screenCount) return null
+    const entry = this.rows.rowForScreen(row)
+    return { entry, k: row - entry.screenStart }
+  }
+
+  private computeDisplayLine(startRow: number, lineAt: (row: number) => string): DisplayLine {
+    const [first, last] = this.folds.displayLineRows(startRow)
+    const folds = this.folds.size === 0 ? [] : this.folds.mergedStartingInRows(first, last)
+    return layoutDisplayLine(buildPieces(first, lineAt, folds), this.settings())
+  }
+
+  private displayLine(ownerRow: number): DisplayLine {
+    let line = this.cache.get(ownerRow)
+    if (!line) {
+      if (this.cache.size >= CACHE_LIMIT) this.cache.clear()
+      line = this.computeDisplayLine(ownerRow, (row) => this.buffer.lineForRow(row) ?? '')
+      this.cache.set(ownerRow, line)
+    }
+    return line
+  }
+
+  private screenPositionForValidPosition(row: number, column: number, direction: ClipDirection): Point {
+    const owner = this.rows.ownerRow(row)
+    const entry = this.rows.lookup(owner)
+    if (owner === row && this.isPlain(entry)) return new Point(entry.screenStart, column)
+    let target: RowColumn = { row, column }
+    const fold = this.folds.size === 0 ? null : this.folds.mergedStrictlyContaining(row, column)
+    if (fold) target = this.clipIntoFoldEdge(fold, target, direction)
+    const line = this.displayLine(owner)
+    const k = rowIndexForPosition(line, target.row, target.column)
+    return new Point(entry.screenStart + k, screenColumnForPosition(line, k, target.row, target.column, this.tabLength))
+  }
+
+  /** A position strictly inside a fold goes to its start or end (closest: the nearer, ties to the start). */
+  private clipIntoFoldEdge(fold: FoldSpan, position: RowColumn, direction: ClipDirection): RowColumn {
+    const start = { row: fold.startRow, column: fold.startColumn }
+    const end = { row: fold.endRow, column: fold.endColumn }
+    if (direction === 'backward') return start
+    if (direction === 'forward') return end
+    const fromStart = position.row === start.row ? { row: 0, column: position.column - start.column } : { row: position.row - start.row, column: position.column }
+    const toEnd = end.row === position.row ? { row: 0, column: end.column - position.column } : { row: end.row - position.row, column: end.column }
+    return compare(fromStart, toEnd) <= 0 ? start : end
+  }
+
+  private layOutEverything(): void {
+    const lines = this.buffer.getLines()
+    const counts: number[] = new Array(lines.length)
+    const metas: number[] = new Array(lines.length)
+    const lineAt = (row: number): string => lines[row] ?? ''
+    const settings = this.settings()
+    for (let row = 0; row < lines.length; ) {
+      const [first, last] = this.folds.size === 0 ? [row, row] : this.folds.displayLineRows(row)
+      const line =
+        first === last && this.folds.size === 0
+          ? layoutDisplayLine([{ kind: 'text', row, start: 0, end: lines[row]!.length, line: lines[row]! }], settings)
+          : this.computeDisplayLine(first, lineAt)
+      counts[row] = line.rows.length
+      metas[row] = packMeta(line.width, line.hasTab)
+      for (let hidden = first + 1; hidden <= last; hidden++) {
+        counts[hidden] = 0
+        metas[hidden] = 0
+      }
+      row = last + 1
+    }
+    this.rows.reset(counts, metas)
+    this.cache.clear()
+  }
+
+  /**
+   * Re-lays out buffer rows [startRow, endRow], widened to whole display lines under both the index
+   * (how they were shown) and the folds (how they are shown now); records the replaced screen rows.
+   * Returns the last row it laid out.
+   */
+  private relayOutRows(startRow: number, endRow: number, patch: ScreenPatch, lineAt: (row: number) => string): number {
+    let start = startRow
+    let end = endRow
+    for (;;) {
+      const widerStart = Math.min(this.folds.displayLineRows(start)[0], this.rows.ownerRow(start))
+      const widerEnd = Math.max(this.folds.displayLineRows(end)[1], this.rows.displayLineEnd(end))
+      if (widerStart === start && widerEnd === end) break
+      start = widerStart
+      end = widerEnd
+    }
+    const counts: number[] = []
+    const metas: number[] = []
+    let newCount = 0
+    for (let row = start; row <= end; ) {
+      const last = this.folds.displayLineRows(row)[1]
+      const line = this.computeDisplayLine(row, lineAt)
+      counts.push(line.rows.length)
+      metas.push(packMeta(line.width, line.hasTab))
+      newCount += line.rows.length
+      for (let hidden = row + 1; hidden <= last; hidden++) {
+        counts.push(0)
+        metas.push(0)
+      }
+      row = last + 1
+    }
+    const screenStart = this.rows.screenStart(start)
+    const oldCount = this.rows.screenStart(end + 1) - screenStart
+    this.rows.splice(start, end + 1, counts, metas)
+    patch.splice(screenStart, oldCount, newCount)
+    return end
+  }
+
+  /** Re-lays out sorted-or-not row ranges, skipping rows an earlier range already covered. */
+  private relayOutRanges(ranges: [number, number][], patch: ScreenPatch, lineAt: (row: number) => string): void {
+    ranges.sort((a, b) => a[0] - b[0])
+    let done = -1
+    const lastRow = this.rows.rowCount - 1
+    for (const [from, to] of ranges) {
+      const start = Math.max(from, done + 1)
+      const end = Math.min(to, lastRow)
+      if (start > end) continue
+      done = this.relayOutRows(start, end, patch, lineAt)
+    }
+  }
+
+  private relayOutFolds(ranges: Range[]): void {
+    this.cache.clear()
+    const patch = new ScreenPatch()
+    const reader = new LineReader(this.buffer)
+    this.relayOutRanges(
+      ranges.map((range) => [range.start.row, range.end.row]),
+      patch,
+      (row) => reader.get(row),
+    )
+    this.emit(patch)
+  }
+
+  private destroyFolds(folds: Fold[]): Range[] {
+    if (folds.length === 0) return []
+    const ranges = this.folds.remove(folds.map((fold) => fold.id))
+    this.relayOutFolds(ranges)
+    return ranges
+  }
+
+  private relayOutWiderThan(width: number): void {
+    this.relayOutWhere((maxWidth) => maxWidth > width, (meta) => metaWidth(meta) > width)
+  }
+
+  /** Re-lays out the display lines whose entry `matches`, visiting only subtrees that `mayMatch`. */
+  private relayOutWhere(mayMatch: (maxWidth: number, anyTab: boolean) => boolean, matches: (meta: number) => boolean): void {
+    this.cache.clear()
+    const patch = new ScreenPatch()
+    const reader = new LineReader(this.buffer)
+    const lineAt = (row: number): string => reader.get(row)
+    this.rows.update(mayMatch, (row, count, meta, screenStart) => {
+      if (count === 0 || !matches(meta)) return undefined
+      const line = this.computeDisplayLine(row, lineAt)
+      patch.splice(screenStart, count, line.rows.length)
+      return { count: line.rows.length, meta: packMeta(line.width, line.hasTab) }
+    })
+    this.emit(patch)
+  }
+
+  private bufferDidChange(event: BufferChangeEvent): void {
+    if (this.destroyed) return
+    this.cache.clear()
+    const oldScreenCount = this.rows.screenCount
+    const patch = new ScreenPatch()
+    let dirty: [number, number][] = []
+    let consistent = true
+    for (const change of event.changes) {
+      const startRow = change.start.row
+      const oldEndRow = startRow + change.oldExtent.row
+      if (oldEndRow >= this.rows.rowCount) {
+        consistent = false
+        break
+      }
+      const first = this.rows.ownerRow(startRow)
+      const last = this.rows.displayLineEnd(oldEndRow)
+      const delta = change.newExtent.row - change.oldExtent.row
+      if (delta !== 0) {
+        // The changed display lines become one-row placeholders until they are laid out below.
+        const rowCount = last - first + 1 + delta
+        const screenStart = this.rows.screenStart(first)
+        const oldCount = this.rows.screenStart(last + 1) - screenStart
+        this.rows.splice(first, last + 1, new Array<number>(rowCount).fill(1), new Array<number>(rowCount).fill(0))
+        patch.splice(screenStart, oldCount, rowCount)
+      }
+      let lo = first
+      let hi = last + delta
+      const shifted: [number, number][] = []
+      for (const range of dirty) {
+        if (range[1] < first) shifted.push(range)
+        else if (range[0] > last) shifted.push([range[0] + delta, range[1] + delta])
+        else {
+          lo = Math.min(lo, range[0])
+          hi = Math.max(hi, Math.max(range[1], last) + delta)
+        }
+      }
+      shifted.push([lo, hi])
+      dirty = shifted
+      this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
+    }
+    if (!consistent || this.rows.rowCount !== this.buffer.getLineCount()) {
+      // The changes' extents did not add up to the buffer's rows: TextBuffer reports a '\r' and a
+      // '\n' that an edit joins into one line ending (or splits) as if they stayed apart. Lay
+      // everything out again, with the folds clipped into the text, rather than show a wrong screen.
+      this.folds.clipAll((row, column) => this.buffer.clipPosition(new Point(row, column)))
+      this.layOutEverything()
+      const full = new ScreenPatch()
+      full.splice(0, oldScreenCount, this.rows.screenCount)
+      this.emit(full)
+      return
+    }
+    const reader = new LineReader(this.buffer)
+    this.relayOutRanges(dirty, patch, (row) => reader.get(row))
+    this.emit(patch)
+  }
+
+  private emit(patch: ScreenPatch): void {
+    if (patch.isEmpty()) return
+    this.emitter.emit('did-change', patch.changes())
+  }
+}
