@@ -115,6 +115,9 @@ export function layoutDisplayLine(pieces: readonly Piece[], settings: LayoutSett
  * there is none. Continuation rows are indented like the line's leading whitespace (unless that is
  * not narrower than the wrap column) plus the hanging indent (when that still fits). After a break
  * the layout resumes from the break, so tabs re-expand from their new columns.
+ * As in Atom, the character "before" a position is the buffer's (a fold is transparent): the text
+ * after a fold starts a word when the folded text ended with a space, and nothing breaks right after
+ * a fold that ends at column 0.
  */
 function wrapRows(pieces: readonly Piece[], settings: LayoutSettings): ScreenRowLayout[] {
   const { tabLength, wrapColumn, hangingIndent } = settings
@@ -131,11 +134,10 @@ function wrapRows(pieces: readonly Piece[], settings: LayoutSettings): ScreenRow
   let boundaryPiece = -1
   let boundaryIndex = 0
   let boundaryColumn = 0
-  let boundaryPrevious = 0
-  let previous = -1
   while (p < count) {
     const piece = pieces[p]!
     let code: number
+    let previous: number
     if (piece.kind === 'text') {
       if (i >= piece.end) {
         p++
@@ -143,8 +145,11 @@ function wrapRows(pieces: readonly Piece[], settings: LayoutSettings): ScreenRow
         continue
       }
       code = piece.line.charCodeAt(i)
+      previous = i > 0 ? piece.line.charCodeAt(i - 1) : -1
     } else {
       code = FOLD_CODE
+      const column = piece.fold.startColumn
+      previous = column > 0 ? (pieces[p - 1] as TextPiece).line.charCodeAt(column - 1) : -1
     }
     const isWhitespace = code === SPACE || code === TAB
     const atRowStart = p === rowPiece && i === rowColumn
@@ -154,17 +159,15 @@ function wrapRows(pieces: readonly Piece[], settings: LayoutSettings): ScreenRow
       boundaryPiece = p
       boundaryIndex = i
       boundaryColumn = column
-      boundaryPrevious = previous
     }
     const characterWidth =
       code === TAB ? tabLength - (column % tabLength) : code === FOLD_CODE ? 1 : charWidthAt((piece as TextPiece).line, i)
-    if (!atRowStart && width > 0 && characterWidth > 0 && width + characterWidth > wrapColumn) {
+    if (!atRowStart && previous >= 0 && width > 0 && characterWidth > 0 && width + characterWidth > wrapColumn) {
       let breakColumn = column
       if (boundaryPiece >= 0) {
         p = boundaryPiece
         i = boundaryIndex
         breakColumn = boundaryColumn
-        previous = boundaryPrevious
       }
       rows.push({ piece: rowPiece, column: rowColumn, indent, length: breakColumn })
       indent = firstNonWhitespace >= 0 && firstNonWhitespace < wrapColumn ? firstNonWhitespace : 0
@@ -186,7 +189,6 @@ function wrapRows(pieces: readonly Piece[], settings: LayoutSettings): ScreenRow
       width += characterWidth
       i++
     }
-    previous = code
   }
   rows.push({ piece: rowPiece, column: rowColumn, indent, length: column })
   return rows

@@ -24,6 +24,7 @@ export class ScreenPatch {
 
   /** Records that `oldCount` rows at `start` (current coordinates) became `newCount` rows. */
   splice(start: number, oldCount: number, newCount: number): void {
+    if (oldCount === 0 && newCount === 0) return
     const hunks = this.hunks
     const end = start + oldCount
     let first = 0
