@@ -1,11 +1,13 @@
 import type { TextBuffer } from '../buffer/text-buffer.ts'
-import type { BufferChangeEvent } from '../buffer/text-change.ts'
+import type { BufferChangeEvent, TextChange } from '../buffer/text-change.ts'
+import { clipColumn } from '../buffer/clip.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import { clipColumnDelta } from './clip.ts'
+import { clipColumnDelta, type AtomicClipSettings } from './clip.ts'
 import {
+  lineOfRow,
   positionForScreenColumn,
   rowIndexForPosition,
   screenColumnForPosition,
@@ -15,7 +17,7 @@ import {
 } from './display-line.ts'
 import { FoldSet, type Fold, type FoldSpan } from './fold-set.ts'
 import { foldableRowRangeContainingRow, isFoldableAtRow } from './fold-ranges.ts'
-import { buildPieces, layoutDisplayLine, type DisplayLine, type LayoutSettings } from './layout.ts'
+import { buildPieces, layoutDisplayLine, measureDisplayLine, measureRow, type DisplayLine, type LayoutSettings, type LineMeasure } from './layout.ts'
 import { RowIndex, metaHasTab, metaWidth, packMeta, type RowEntry } from './row-index.ts'
 import { ScreenPatch, type ScreenChange } from './screen-patch.ts'
 
@@ -107,6 +109,9 @@ export class DisplayLayer {
   private readonly emitter = new Emitter<DisplayLayerEvents>()
   private readonly hook: Disposable
   private readonly cache = new Map<number, DisplayLine>()
+  private readonly measure: LineMeasure = { rowCount: 1, width: 0, hasTab: false }
+  private layoutSettings: LayoutSettings = { tabLength: 2, wrapColumn: Infinity, hangingIndent: 0 }
+  private atomicClipSettings: AtomicClipSettings = { tabLength: 2, atomicSoftTabs: true, wrapColumn: Infinity }
   private destroyed = false
 
   constructor(buffer: TextBuffer, options: DisplayLayerOptions = {}) {
@@ -118,6 +123,7 @@ export class DisplayLayer {
       this.hangingIndent = positiveInteger(options.softWrapHangingIndentLength, 'softWrapHangingIndentLength', 0)
     }
     if (options.atomicSoftTabs !== undefined) this.atomicSoftTabs = Boolean(options.atomicSoftTabs)
+    this.updateSettings()
     this.rows = new RowIndex()
     for (const range of options.folds ?? []) this.folds.add(this.clipBufferRange(range))
     this.layOutEverything()
@@ -152,6 +158,7 @@ export class DisplayLayer {
     const n = positiveInteger(tabLength, 'tabLength', 1)
     if (n === this.tabLength) return
     this.tabLength = n
+    this.updateSettings()
     this.relayOutWhere((_maxWidth, anyTab) => anyTab, (meta) => metaHasTab(meta))
   }
 
@@ -163,6 +170,7 @@ export class DisplayLayer {
     const on = Boolean(softWrapped)
     if (on === this.softWrapped) return
     this.softWrapped = on
+    this.updateSettings()
     this.relayOutWiderThan(this.editorWidthInChars)
   }
 
@@ -175,6 +183,7 @@ export class DisplayLayer {
     if (n === this.editorWidthInChars) return
     const old = this.editorWidthInChars
     this.editorWidthInChars = n
+    this.updateSettings()
     if (this.softWrapped) this.relayOutWiderThan(Math.min(old, n))
   }
 
@@ -186,6 +195,7 @@ export class DisplayLayer {
     const n = positiveInteger(length, 'softWrapHangingIndentLength', 0)
     if (n === this.hangingIndent) return
     this.hangingIndent = n
+    this.updateSettings()
     if (this.softWrapped) this.relayOutWiderThan(this.editorWidthInChars)
   }
 
@@ -196,6 +206,7 @@ export class DisplayLayer {
   /** Only changes how positions clip; the layout stays. */
   setAtomicSoftTabs(atomicSoftTabs: boolean): void {
     this.atomicSoftTabs = Boolean(atomicSoftTabs)
+    this.updateSettings()
   }
 
   /** The column at which lines wrap: the editor width when soft wrapped, Infinity otherwise. */
@@ -275,10 +286,28 @@ export class DisplayLayer {
 
   screenPositionForBufferPosition(bufferPosition: PointLike, options?: ClipOptions): Point {
     const direction = directionOf(options)
-    const clipped = this.buffer.clipPosition(Point.fromObject(bufferPosition, false, 'bufferPosition'))
-    const line = this.buffer.lineForRow(clipped.row) ?? ''
-    const column = clipped.column + clipColumnDelta(line, clipped.column, direction, this.clipSettings())
-    return this.screenPositionForValidPosition(clipped.row, column, direction)
+    const point = Point.fromObject(bufferPosition, false, 'bufferPosition')
+    // Clipped as TextBuffer#clipPosition does, reading the line once for both clips.
+    const lastRow = this.buffer.getLastRow()
+    const pointRow = Number.isNaN(point.row) ? 0 : point.row
+    let row: number
+    let line: string
+    let column: number
+    if (pointRow < 0) {
+      row = 0
+      line = this.buffer.lineForRow(0) ?? ''
+      column = 0
+    } else if (pointRow > lastRow) {
+      row = lastRow
+      line = this.buffer.lineForRow(row) ?? ''
+      column = line.length
+    } else {
+      row = Math.floor(pointRow)
+      line = this.buffer.lineForRow(row) ?? ''
+      column = clipColumn(line, Math.floor(Number.isNaN(point.column) ? 0 : point.column))
+    }
+    column += clipColumnDelta(line, column, direction, this.clipSettings())
+    return this.screenPositionForValidPosition(row, column, direction)
   }
 
   bufferPositionForScreenPosition(screenPosition: PointLike, options?: ClipOptions): Point {
@@ -298,19 +327,19 @@ export class DisplayLayer {
       column = 0
     }
     const entry = this.rows.rowForScreen(row)
-    const k = row - entry.screenStart
-    let position: RowColumn
+    const forwardToNextRow = direction === 'forward' && row < lastScreenRow
     if (this.isPlain(entry)) {
-      const length = this.buffer.lineLengthForRow(entry.row)
-      if (column > length && direction === 'forward' && row < lastScreenRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
-      position = { row: entry.row, column: Math.min(column, length) }
-    } else {
-      const line = this.displayLine(entry.row)
-      const length = line.rows[k]!.length
-      if (column > length && direction === 'forward' && row < lastScreenRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
-      position = positionForScreenColumn(line, k, Math.min(column, length), direction, skip, this.tabLength)
+      const text = this.buffer.lineForRow(entry.row) ?? ''
+      if (column > text.length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
+      const plainColumn = Math.min(column, text.length)
+      return new Point(entry.row, plainColumn + clipColumnDelta(text, plainColumn, direction, this.clipSettings()))
     }
-    const text = this.buffer.lineForRow(position.row) ?? ''
+    const line = this.displayLine(entry.row)
+    const k = row - entry.screenStart
+    const length = line.rows[k]!.length
+    if (column > length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
+    const position = positionForScreenColumn(line, k, Math.min(column, length), direction, skip, this.tabLength)
+    const text = lineOfRow(line, position.row)
     return new Point(position.row, position.column + clipColumnDelta(text, position.column, direction, this.clipSettings()))
   }
 
@@ -449,12 +478,13 @@ export class DisplayLayer {
 
   // Internals
 
-  private settings(): LayoutSettings {
-    return { tabLength: this.tabLength, wrapColumn: this.getSoftWrapColumn(), hangingIndent: this.hangingIndent }
+  private updateSettings(): void {
+    this.layoutSettings = { tabLength: this.tabLength, wrapColumn: this.getSoftWrapColumn(), hangingIndent: this.hangingIndent }
+    this.atomicClipSettings = { tabLength: this.tabLength, atomicSoftTabs: this.atomicSoftTabs, wrapColumn: this.getSoftWrapColumn() }
   }
 
-  private clipSettings(): { tabLength: number; atomicSoftTabs: boolean; wrapColumn: number } {
-    return { tabLength: this.tabLength, atomicSoftTabs: this.atomicSoftTabs, wrapColumn: this.getSoftWrapColumn() }
+  private clipSettings(): AtomicClipSettings {
+    return this.atomicClipSettings
   }
 
   /** A display line of one buffer row, one screen row, no tab, no fold: columns map one to one. */
@@ -472,7 +502,23 @@ export class DisplayLayer {
   private computeDisplayLine(startRow: number, lineAt: (row: number) => string): DisplayLine {
     const [first, last] = this.folds.displayLineRows(startRow)
     const folds = this.folds.size === 0 ? [] : this.folds.mergedStartingInRows(first, last)
-    return layoutDisplayLine(buildPieces(first, lineAt, folds), this.settings())
+    return layoutDisplayLine(buildPieces(first, lineAt, folds), this.layoutSettings)
+  }
+
+  /**
+   * Measures the display line starting at `startRow` into `this.measure` (rows, width, tab) without
+   * keeping its layout; returns its last buffer row.
+   */
+  private measureDisplayLine(startRow: number, lineAt: (row: number) => string): number {
+    if (this.folds.size > 0) {
+      const [first, last] = this.folds.displayLineRows(startRow)
+      if (last > first || this.folds.hasMergedFoldOnRow(first)) {
+        measureDisplayLine(buildPieces(first, lineAt, this.folds.mergedStartingInRows(first, last)), this.layoutSettings, this.measure)
+        return last
+      }
+    }
+    measureRow(startRow, lineAt(startRow), this.layoutSettings, this.measure)
+    return startRow
   }
 
   private displayLine(ownerRow: number): DisplayLine {
@@ -486,9 +532,10 @@ export class DisplayLayer {
   }
 
   private screenPositionForValidPosition(row: number, column: number, direction: ClipDirection): Point {
-    const owner = this.rows.ownerRow(row)
-    const entry = this.rows.lookup(owner)
-    if (owner === row && this.isPlain(entry)) return new Point(entry.screenStart, column)
+    let entry = this.rows.lookup(row)
+    if (entry.count === 0) entry = this.rows.lookup(this.rows.ownerRow(row))
+    else if (this.isPlain(entry)) return new Point(entry.screenStart, column)
+    const owner = entry.row
     let target: RowColumn = { row, column }
     const fold = this.folds.size === 0 ? null : this.folds.mergedStrictlyContaining(row, column)
     if (fold) target = this.clipIntoFoldEdge(fold, target, direction)
@@ -513,16 +560,12 @@ export class DisplayLayer {
     const counts: number[] = new Array(lines.length)
     const metas: number[] = new Array(lines.length)
     const lineAt = (row: number): string => lines[row] ?? ''
-    const settings = this.settings()
+    const measure = this.measure
     for (let row = 0; row < lines.length; ) {
-      const [first, last] = this.folds.size === 0 ? [row, row] : this.folds.displayLineRows(row)
-      const line =
-        first === last && this.folds.size === 0
-          ? layoutDisplayLine([{ kind: 'text', row, start: 0, end: lines[row]!.length, line: lines[row]! }], settings)
-          : this.computeDisplayLine(first, lineAt)
-      counts[row] = line.rows.length
-      metas[row] = packMeta(line.width, line.hasTab)
-      for (let hidden = first + 1; hidden <= last; hidden++) {
+      const last = this.measureDisplayLine(row, lineAt)
+      counts[row] = measure.rowCount
+      metas[row] = packMeta(measure.width, measure.hasTab)
+      for (let hidden = row + 1; hidden <= last; hidden++) {
         counts[hidden] = 0
         metas[hidden] = 0
       }
@@ -550,12 +593,12 @@ export class DisplayLayer {
     const counts: number[] = []
     const metas: number[] = []
     let newCount = 0
+    const measure = this.measure
     for (let row = start; row <= end; ) {
-      const last = this.folds.displayLineRows(row)[1]
-      const line = this.computeDisplayLine(row, lineAt)
-      counts.push(line.rows.length)
-      metas.push(packMeta(line.width, line.hasTab))
-      newCount += line.rows.length
+      const last = this.measureDisplayLine(row, lineAt)
+      counts.push(measure.rowCount)
+      metas.push(packMeta(measure.width, measure.hasTab))
+      newCount += measure.rowCount
       for (let hidden = row + 1; hidden <= last; hidden++) {
         counts.push(0)
         metas.push(0)
@@ -611,11 +654,12 @@ export class DisplayLayer {
     const patch = new ScreenPatch()
     const reader = new LineReader(this.buffer)
     const lineAt = (row: number): string => reader.get(row)
+    const measure = this.measure
     this.rows.update(mayMatch, (row, count, meta, screenStart) => {
       if (count === 0 || !matches(meta)) return undefined
-      const line = this.computeDisplayLine(row, lineAt)
-      patch.splice(screenStart, count, line.rows.length)
-      return { count: line.rows.length, meta: packMeta(line.width, line.hasTab) }
+      this.measureDisplayLine(row, lineAt)
+      patch.splice(screenStart, count, measure.rowCount)
+      return { count: measure.rowCount, meta: packMeta(measure.width, measure.hasTab) }
     })
     this.emit(patch)
   }
@@ -623,6 +667,7 @@ export class DisplayLayer {
   private bufferDidChange(event: BufferChangeEvent): void {
     if (this.destroyed) return
     this.cache.clear()
+    if (event.changes.length === 1 && this.relayOutEditedRow(event.changes[0]!)) return
     const oldScreenCount = this.rows.screenCount
     const patch = new ScreenPatch()
     let dirty: [number, number][] = []
@@ -674,6 +719,37 @@ export class DisplayLayer {
     const reader = new LineReader(this.buffer)
     this.relayOutRanges(dirty, patch, (row) => reader.get(row))
     this.emit(patch)
+  }
+
+  /**
+   * Typing: a change within one row that is a display line of its own and stays one. Re-measures that
+   * row alone; answers false (changing nothing) when the change is not of that kind.
+   */
+  private relayOutEditedRow(change: TextChange): boolean {
+    const row = change.start.row
+    if (change.oldExtent.row !== 0 || change.newExtent.row !== 0) return false
+    const rowCount = this.rows.rowCount
+    if (row >= rowCount || rowCount !== this.buffer.getLineCount()) return false
+    if (this.rows.count(row) === 0 || (row + 1 < rowCount && this.rows.count(row + 1) === 0)) return false
+    if (this.folds.size > 0) {
+      this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
+      const [first, last] = this.folds.displayLineRows(row)
+      if (first !== row || last !== row || this.folds.hasMergedFoldOnRow(row)) {
+        // The folds on this row changed shape: lay the row out the general way (folds already moved).
+        const patch = new ScreenPatch()
+        this.relayOutRows(row, row, patch, (r) => this.buffer.lineForRow(r) ?? '')
+        this.emit(patch)
+        return true
+      }
+    }
+    const entry = this.rows.lookup(row)
+    const measure = this.measure
+    measureRow(row, this.buffer.lineForRow(row) ?? '', this.layoutSettings, measure)
+    this.rows.splice(row, row + 1, [measure.rowCount], [packMeta(measure.width, measure.hasTab)])
+    if (this.emitter.hasListeners('did-change')) {
+      this.emitter.emit('did-change', [{ start: entry.screenStart, oldCount: entry.count, newCount: measure.rowCount }])
+    }
+    return true
   }
 
   private emit(patch: ScreenPatch): void {

@@ -19,6 +19,12 @@ function pieceStart(piece: Piece): RowColumn {
   return piece.kind === 'text' ? { row: piece.row, column: piece.start } : { row: piece.fold.startRow, column: piece.fold.startColumn }
 }
 
+/** The text of buffer row `row`, one of the rows the display line shows. */
+export function lineOfRow(line: DisplayLine, row: number): string {
+  for (const piece of line.pieces) if (piece.kind === 'text' && piece.row === row) return piece.line
+  return ''
+}
+
 /** The buffer position where screen row `k` of the display line starts. */
 export function rowStartPosition(line: DisplayLine, k: number): RowColumn {
   const row = line.rows[k]!

@@ -28,6 +28,17 @@ function compareFolds(a: FoldRecord, b: FoldRecord): number {
   return compare(a.startRow, a.startColumn, b.startRow, b.startColumn) || compare(b.endRow, b.endColumn, a.endRow, a.endColumn) || a.id - b.id
 }
 
+/** Moves a position at or after the end of a change by the change's extent. */
+function shiftStart(fold: FoldSpan, oldEnd: Point, newEnd: Point): void {
+  if (fold.startRow === oldEnd.row) fold.startColumn += newEnd.column - oldEnd.column
+  fold.startRow += newEnd.row - oldEnd.row
+}
+
+function shiftEnd(fold: FoldSpan, oldEnd: Point, newEnd: Point): void {
+  if (fold.endRow === oldEnd.row) fold.endColumn += newEnd.column - oldEnd.column
+  fold.endRow += newEnd.row - oldEnd.row
+}
+
 function rangeOf(fold: FoldSpan): Range {
   return new Range(new Point(fold.startRow, fold.startColumn), new Point(fold.endRow, fold.endColumn))
 }
@@ -141,27 +152,17 @@ export class FoldSet {
     const isInsertion = a.row === oldEnd.row && a.column === oldEnd.column
     if (isInsertion && a.row === newEnd.row && a.column === newEnd.column) return []
     const destroyed: Range[] = []
-    const kept: FoldRecord[] = []
-    const shift = (fold: FoldRecord, which: 'start' | 'end'): void => {
-      const row = which === 'start' ? fold.startRow : fold.endRow
-      const column = which === 'start' ? fold.startColumn : fold.endColumn
-      const newRow = row === oldEnd.row ? newEnd.row : row - oldEnd.row + newEnd.row
-      const newColumn = row === oldEnd.row ? column - oldEnd.column + newEnd.column : column
-      if (which === 'start') {
-        fold.startRow = newRow
-        fold.startColumn = newColumn
-      } else {
-        fold.endRow = newRow
-        fold.endColumn = newColumn
-      }
-    }
-    for (const fold of this.folds) {
-      const startVsA = compare(fold.startRow, fold.startColumn, a.row, a.column)
-      const endVsA = compare(fold.endRow, fold.endColumn, a.row, a.column)
-      if (endVsA < 0) {
-        kept.push(fold)
+    let kept = 0
+    const folds = this.folds
+    for (let i = 0; i < folds.length; i++) {
+      const fold = folds[i]!
+      // Most folds end before the change and stay as they are.
+      if (fold.endRow < a.row || (fold.endRow === a.row && fold.endColumn < a.column)) {
+        folds[kept++] = fold
         continue
       }
+      const startVsA = compare(fold.startRow, fold.startColumn, a.row, a.column)
+      const endVsA = compare(fold.endRow, fold.endColumn, a.row, a.column)
       const startVsEnd = compare(fold.startRow, fold.startColumn, oldEnd.row, oldEnd.column)
       const endVsEnd = compare(fold.endRow, fold.endColumn, oldEnd.row, oldEnd.column)
       const isEmpty = fold.startRow === fold.endRow && fold.startColumn === fold.endColumn
@@ -175,18 +176,29 @@ export class FoldSet {
         continue
       }
       // Exclusive: text inserted at the start goes before the fold, at the end after it.
-      if (startVsEnd >= 0) shift(fold, 'start')
-      if (endVsEnd > 0 || (isEmpty && startVsEnd >= 0)) shift(fold, 'end')
-      kept.push(fold)
+      if (startVsEnd >= 0) shiftStart(fold, oldEnd, newEnd)
+      if (endVsEnd > 0 || (isEmpty && startVsEnd >= 0)) shiftEnd(fold, oldEnd, newEnd)
+      folds[kept++] = fold
     }
-    for (let i = 1; i < kept.length; i++) {
-      if (compareFolds(kept[i - 1]!, kept[i]!) > 0) {
-        kept.sort(compareFolds)
+    this.folds.length = kept
+    for (let i = 1; i < kept; i++) {
+      if (compareFolds(this.folds[i - 1]!, this.folds[i]!) > 0) {
+        this.folds.sort(compareFolds)
         break
       }
     }
-    this.folds = kept
-    this.invalidate()
+    if (destroyed.length > 0 || !this.mergedCache) {
+      this.invalidate()
+      return destroyed
+    }
+    // No fold was destroyed, so the displayed folds keep their shape (the mapping keeps the order of
+    // starts and of ends): move them the same way instead of merging again on every keystroke.
+    for (const fold of this.mergedCache) {
+      if (compare(fold.startRow, fold.startColumn, oldEnd.row, oldEnd.column) >= 0) shiftStart(fold, oldEnd, newEnd)
+      if (compare(fold.endRow, fold.endColumn, oldEnd.row, oldEnd.column) > 0) shiftEnd(fold, oldEnd, newEnd)
+    }
+    // Rows only join into display lines differently when the change adds or removes line breaks.
+    if (a.row !== oldEnd.row || a.row !== newEnd.row) this.spansCache = null
     return destroyed
   }
 

@@ -153,10 +153,30 @@ function spliceNode(node: TreeNode, from: number, to: number, counts: number[], 
   return branchesFrom(children)
 }
 
+/** Overwrites one entry, updating the leaf's sums without a rescan unless its widest row narrowed. */
+function assignOne(leaf: Leaf, index: number, count: number, meta: number): void {
+  const oldMeta = leaf.metas[index]!
+  leaf.screens += count - leaf.counts[index]!
+  leaf.counts[index] = count
+  leaf.metas[index] = meta
+  const width = metaWidth(meta)
+  const hasTab = meta % 2 === 1
+  if (metaWidth(oldMeta) === leaf.maxWidth && width < leaf.maxWidth) refreshLeaf(leaf)
+  else if (oldMeta % 2 === 1 && !hasTab) refreshLeaf(leaf)
+  else {
+    if (width > leaf.maxWidth) leaf.maxWidth = width
+    if (hasTab) leaf.anyTab = true
+  }
+}
+
 /** Overwrites entries in place from row `from` (no change of shape); refreshes the sums on the way up. */
 function assignNode(node: TreeNode, from: number, counts: number[], metas: number[], offset: number): void {
   if (node.leaf) {
     const end = Math.min(node.counts.length, from + counts.length - offset)
+    if (end === from + 1 && from < node.counts.length) {
+      assignOne(node, from, counts[offset]!, metas[offset]!)
+      return
+    }
     for (let row = from, i = offset; row < end; row++, i++) {
       node.counts[row] = counts[i]!
       node.metas[row] = metas[i]!
@@ -212,9 +232,24 @@ export class RowIndex {
     return this.root.screens
   }
 
-  /** Screen rows started by `row` (0 when it is hidden in a fold). */
+  /** Screen rows started by `row` (0 when it is hidden in a fold, or outside the index). */
   count(row: number): number {
-    return this.lookup(row).count
+    let node = this.root
+    let local = row
+    while (!node.leaf) {
+      let next: TreeNode | null = null
+      for (const child of node.children) {
+        const size = rowsOf(child)
+        if (local < size) {
+          next = child
+          break
+        }
+        local -= size
+      }
+      if (next === null) return 0
+      node = next
+    }
+    return node.counts[local] ?? 0
   }
 
   /** Number of screen rows before buffer row `row`. */
@@ -289,6 +324,10 @@ export class RowIndex {
 
   /** The last row of the display line that `row` starts or belongs to. */
   displayLineEnd(row: number): number {
+    const rowCount = this.rowCount
+    if (row + 1 >= rowCount) return rowCount - 1
+    // Usually the next row starts a display line of its own.
+    if (this.count(row + 1) > 0) return row
     const owner = this.ownerRow(row)
     const next = this.screenStart(owner) + Math.max(1, this.count(owner))
     return next >= this.root.screens ? this.rowCount - 1 : this.rowForScreen(next).row - 1

@@ -27,8 +27,14 @@ export class ScreenPatch {
     if (oldCount === 0 && newCount === 0) return
     const hunks = this.hunks
     const end = start + oldCount
+    // Hunks are sorted and apart, so their ends increase: find the first one reaching `start`.
     let first = 0
-    while (first < hunks.length && hunks[first]!.start + hunks[first]!.newCount < start) first++
+    let high = hunks.length
+    while (first < high) {
+      const mid = (first + high) >> 1
+      if (hunks[mid]!.start + hunks[mid]!.newCount < start) first = mid + 1
+      else high = mid
+    }
     let last = first
     let mergedStart = start
     let mergedEnd = end

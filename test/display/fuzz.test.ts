@@ -154,6 +154,26 @@ function step(random: Random, layer: DisplayLayer, buffer: TextBuffer, remote: Y
   return `setSoftWrapHangingIndentLength ${n}`
 }
 
+/** A cheaper snapshot for long documents: every screen line and row mapping, and sampled positions. */
+function sampledSnapshot(layer: DisplayLayer, buffer: TextBuffer, random: Random): unknown {
+  const lines: unknown[] = []
+  for (let row = 0; row < layer.getScreenLineCount(); row++) lines.push([layer.lineTextForScreenRow(row), layer.bufferRowForScreenRow(row)])
+  const rows: number[] = []
+  for (let row = 0; row < buffer.getLineCount(); row++) rows.push(layer.screenRowForBufferRow(row))
+  const samples: unknown[] = []
+  for (let i = 0; i < 200; i++) {
+    const row = random.int(buffer.getLineCount())
+    const column = random.int(buffer.lineLengthForRow(row) + 2)
+    const clipDirection = random.pick(DIRECTIONS)
+    const screenRow = random.int(layer.getScreenLineCount())
+    samples.push([
+      layer.screenPositionForBufferPosition([row, column], { clipDirection }).toArray(),
+      layer.bufferPositionForScreenPosition([screenRow, column], { clipDirection }).toArray(),
+    ])
+  }
+  return { lines, rows, samples }
+}
+
 describe('DisplayLayer fuzz', () => {
   it('keeps the incrementally updated layer equal to one built from scratch', () => {
     for (const seed of fuzzSeeds(40)) {
@@ -188,6 +208,46 @@ describe('DisplayLayer fuzz', () => {
         }
       } catch (error) {
         const message = `display fuzz failed with seed ${seed} (replay: FUZZ_SEED=${seed}) after:\n${log.join('\n')}\ntext: ${JSON.stringify(buffer.getText())}\n${describeLayer(layer)}`
+        console.error(message)
+        throw new Error(`${message}\n${(error as Error).message}`)
+      }
+      layer.destroy()
+    }
+  })
+
+  it('stays equal to a fresh layer on documents spanning many tree leaves', () => {
+    for (const seed of fuzzSeeds(4, 500)) {
+      const random = new Random(seed)
+      const doc = new Y.Doc()
+      const remote = new Y.Doc()
+      const lines = Array.from({ length: 700 }, () => random.string(12, ALPHABET.filter((piece) => !piece.includes('\n'))))
+      const buffer = new TextBuffer({ ytext: doc.getText('text'), text: lines.join('\n') })
+      const layer = new DisplayLayer(buffer, { tabLength: 4, softWrapped: true, editorWidthInChars: 8 })
+      const log: string[] = []
+      try {
+        for (let i = 0; i < 30; i++) {
+          log.push(step(random, layer, buffer, remote, doc))
+          if (random.bool(0.3)) {
+            const row = random.int(buffer.getLineCount())
+            const range: [[number, number], [number, number]] = [[row, 1], [Math.min(buffer.getLastRow(), row + random.int(300)), 0]]
+            layer.foldBufferRange(range)
+            log.push(`long fold ${JSON.stringify(range)}`)
+          }
+          const fresh = new DisplayLayer(buffer, {
+            tabLength: layer.getTabLength(),
+            softWrapped: layer.isSoftWrapped(),
+            editorWidthInChars: layer.getEditorWidthInChars(),
+            softWrapHangingIndentLength: layer.getSoftWrapHangingIndentLength(),
+            atomicSoftTabs: layer.getAtomicSoftTabs(),
+            folds: layer.getFolds().map((fold) => fold.range),
+          })
+          const probeSeed = random.int(1 << 30)
+          const difference = firstDifference(sampledSnapshot(layer, buffer, new Random(probeSeed)), sampledSnapshot(fresh, buffer, new Random(probeSeed)), 'layer')
+          if (difference) throw new Error(`incremental and fresh layers differ at ${difference}`)
+          fresh.destroy()
+        }
+      } catch (error) {
+        const message = `display fuzz (long documents) failed with seed ${seed} (replay: FUZZ_SEED=${seed}) after:\n${log.join('\n')}`
         console.error(message)
         throw new Error(`${message}\n${(error as Error).message}`)
       }

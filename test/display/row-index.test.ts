@@ -59,6 +59,11 @@ describe('RowIndex', () => {
           const row = random.int(naive.counts.length)
           const entry = index.lookup(row)
           expect([entry.screenStart, entry.count, entry.meta], context).toEqual([naive.screenStart(row), naive.counts[row], naive.metas[row]])
+          let owner = row
+          while (owner > 0 && naive.counts[owner] === 0) owner--
+          let end = row
+          while (end + 1 < naive.counts.length && naive.counts[end + 1] === 0) end++
+          expect([index.ownerRow(row), index.displayLineEnd(row)], context).toEqual([owner, end])
           const screen = random.int(total + 1)
           const found = index.rowForScreen(screen)
           expect(found.row, context).toBe(naive.rowForScreen(screen))
