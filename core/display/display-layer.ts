@@ -1,5 +1,4 @@
 import type { TextBuffer } from '../buffer/text-buffer.ts'
-import type { BufferChangeEvent, TextChange } from '../buffer/text-change.ts'
 import { clipColumn } from '../buffer/clip.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
@@ -17,9 +16,10 @@ import {
 } from './display-line.ts'
 import { FoldSet, type Fold, type FoldSpan } from './fold-set.ts'
 import { foldableRowRangeContainingRow, isFoldableAtRow } from './fold-ranges.ts'
-import { buildPieces, layoutDisplayLine, measureDisplayLine, measureRow, type DisplayLine, type LayoutSettings, type LineMeasure } from './layout.ts'
-import { RowIndex, metaHasTab, metaWidth, packMeta, type RowEntry } from './row-index.ts'
-import { ScreenPatch, type ScreenChange } from './screen-patch.ts'
+import type { RowEntry, RowIndex } from './row-index.ts'
+import { metaHasTab, metaWidth } from './row-index.ts'
+import { ScreenLayout } from './screen-layout.ts'
+import type { ScreenChange, ScreenPatch } from './screen-patch.ts'
 
 export type { ClipDirection } from './display-line.ts'
 export type { Fold } from './fold-set.ts'
@@ -51,24 +51,6 @@ export interface DisplayLayerOptions {
 interface DisplayLayerEvents {
   'did-change': ScreenChange[]
 }
-
-/** Reads lines one by one, switching to one bulk read when an update touches many rows. */
-class LineReader {
-  private lines: string[] | null = null
-  private reads = 0
-  constructor(private readonly buffer: TextBuffer) {}
-
-  get(row: number): string {
-    if (this.lines) return this.lines[row] ?? ''
-    if (++this.reads > 2048) {
-      this.lines = this.buffer.getLines()
-      return this.lines[row] ?? ''
-    }
-    return this.buffer.lineForRow(row) ?? ''
-  }
-}
-
-const CACHE_LIMIT = 256
 
 function positiveInteger(value: unknown, name: string, min: number): number {
   if (typeof value !== 'number' || Number.isNaN(value)) throw new TypeError(`${name} must be a number; got ${typeof value}`)
@@ -104,13 +86,11 @@ export class DisplayLayer {
   private editorWidthInChars = 80
   private hangingIndent = 0
   private atomicSoftTabs = true
-  private readonly rows: RowIndex
   private readonly folds = new FoldSet()
+  private readonly layout: ScreenLayout
+  private readonly rows: RowIndex
   private readonly emitter = new Emitter<DisplayLayerEvents>()
   private readonly hook: Disposable
-  private readonly cache = new Map<number, DisplayLine>()
-  private readonly measure: LineMeasure = { rowCount: 1, width: 0, hasTab: false }
-  private layoutSettings: LayoutSettings = { tabLength: 2, wrapColumn: Infinity, hangingIndent: 0 }
   private atomicClipSettings: AtomicClipSettings = { tabLength: 2, atomicSoftTabs: true, wrapColumn: Infinity }
   private destroyed = false
 
@@ -123,11 +103,14 @@ export class DisplayLayer {
       this.hangingIndent = positiveInteger(options.softWrapHangingIndentLength, 'softWrapHangingIndentLength', 0)
     }
     if (options.atomicSoftTabs !== undefined) this.atomicSoftTabs = Boolean(options.atomicSoftTabs)
+    this.layout = new ScreenLayout(buffer, this.folds)
+    this.rows = this.layout.rows
     this.updateSettings()
-    this.rows = new RowIndex()
     for (const range of options.folds ?? []) this.folds.add(this.clipBufferRange(range))
-    this.layOutEverything()
-    this.hook = buffer.addChangeHook((event) => this.bufferDidChange(event))
+    this.layout.layOutEverything()
+    this.hook = buffer.addChangeHook((event) => {
+      if (!this.destroyed) this.emit(this.layout.applyBufferChange(event))
+    })
   }
 
   destroy(): void {
@@ -135,7 +118,6 @@ export class DisplayLayer {
     this.destroyed = true
     this.hook.dispose()
     this.emitter.dispose()
-    this.cache.clear()
   }
 
   isDestroyed(): boolean {
@@ -159,7 +141,7 @@ export class DisplayLayer {
     if (n === this.tabLength) return
     this.tabLength = n
     this.updateSettings()
-    this.relayOutWhere((_maxWidth, anyTab) => anyTab, (meta) => metaHasTab(meta))
+    this.emit(this.layout.relayOutWhere((_maxWidth, anyTab) => anyTab, (meta) => metaHasTab(meta)))
   }
 
   isSoftWrapped(): boolean {
@@ -229,8 +211,8 @@ export class DisplayLayer {
     const found = this.screenRowEntry(screenRow)
     if (!found) return ''
     const { entry, k } = found
-    if (this.isPlain(entry)) return this.buffer.lineForRow(entry.row) ?? ''
-    return screenRowText(this.displayLine(entry.row), k, this.tabLength)
+    if (this.layout.isPlain(entry)) return this.buffer.lineForRow(entry.row) ?? ''
+    return screenRowText(this.layout.displayLine(entry.row), k, this.tabLength)
   }
 
   /** Screen columns of a screen row, wrap indentation and trailing whitespace included (0 past the end). */
@@ -238,15 +220,15 @@ export class DisplayLayer {
     const found = this.screenRowEntry(screenRow)
     if (!found) return 0
     const { entry, k } = found
-    if (this.isPlain(entry)) return this.buffer.lineLengthForRow(entry.row)
-    return this.displayLine(entry.row).rows[k]!.length
+    if (this.layout.isPlain(entry)) return this.buffer.lineLengthForRow(entry.row)
+    return this.layout.displayLine(entry.row).rows[k]!.length
   }
 
   /** Columns of soft-wrap indentation at the start of a screen row (0 on the first row of a line). */
   softWrapIndentLengthForScreenRow(screenRow: number): number {
     const found = this.screenRowEntry(screenRow)
     if (!found || found.k === 0) return 0
-    return this.displayLine(found.entry.row).rows[found.k]!.indent
+    return this.layout.displayLine(found.entry.row).rows[found.k]!.indent
   }
 
   /** True when the screen row continues the one above it (soft wrap), false on a line's first row. */
@@ -328,13 +310,13 @@ export class DisplayLayer {
     }
     const entry = this.rows.rowForScreen(row)
     const forwardToNextRow = direction === 'forward' && row < lastScreenRow
-    if (this.isPlain(entry)) {
+    if (this.layout.isPlain(entry)) {
       const text = this.buffer.lineForRow(entry.row) ?? ''
       if (column > text.length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
       const plainColumn = Math.min(column, text.length)
       return new Point(entry.row, plainColumn + clipColumnDelta(text, plainColumn, direction, this.clipSettings()))
     }
-    const line = this.displayLine(entry.row)
+    const line = this.layout.displayLine(entry.row)
     const k = row - entry.screenStart
     const length = line.rows[k]!.length
     if (column > length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
@@ -479,17 +461,12 @@ export class DisplayLayer {
   // Internals
 
   private updateSettings(): void {
-    this.layoutSettings = { tabLength: this.tabLength, wrapColumn: this.getSoftWrapColumn(), hangingIndent: this.hangingIndent }
+    this.layout.setSettings({ tabLength: this.tabLength, wrapColumn: this.getSoftWrapColumn(), hangingIndent: this.hangingIndent })
     this.atomicClipSettings = { tabLength: this.tabLength, atomicSoftTabs: this.atomicSoftTabs, wrapColumn: this.getSoftWrapColumn() }
   }
 
   private clipSettings(): AtomicClipSettings {
     return this.atomicClipSettings
-  }
-
-  /** A display line of one buffer row, one screen row, no tab, no fold: columns map one to one. */
-  private isPlain(entry: RowEntry): boolean {
-    return entry.count === 1 && !metaHasTab(entry.meta) && (this.folds.size === 0 || !this.folds.hasMergedFoldOnRow(entry.row))
   }
 
   private screenRowEntry(screenRow: number): { entry: RowEntry; k: number } | null {
@@ -499,47 +476,15 @@ export class DisplayLayer {
     return { entry, k: row - entry.screenStart }
   }
 
-  private computeDisplayLine(startRow: number, lineAt: (row: number) => string): DisplayLine {
-    const [first, last] = this.folds.displayLineRows(startRow)
-    const folds = this.folds.size === 0 ? [] : this.folds.mergedStartingInRows(first, last)
-    return layoutDisplayLine(buildPieces(first, lineAt, folds), this.layoutSettings)
-  }
-
-  /**
-   * Measures the display line starting at `startRow` into `this.measure` (rows, width, tab) without
-   * keeping its layout; returns its last buffer row.
-   */
-  private measureDisplayLine(startRow: number, lineAt: (row: number) => string): number {
-    if (this.folds.size > 0) {
-      const [first, last] = this.folds.displayLineRows(startRow)
-      if (last > first || this.folds.hasMergedFoldOnRow(first)) {
-        measureDisplayLine(buildPieces(first, lineAt, this.folds.mergedStartingInRows(first, last)), this.layoutSettings, this.measure)
-        return last
-      }
-    }
-    measureRow(startRow, lineAt(startRow), this.layoutSettings, this.measure)
-    return startRow
-  }
-
-  private displayLine(ownerRow: number): DisplayLine {
-    let line = this.cache.get(ownerRow)
-    if (!line) {
-      if (this.cache.size >= CACHE_LIMIT) this.cache.clear()
-      line = this.computeDisplayLine(ownerRow, (row) => this.buffer.lineForRow(row) ?? '')
-      this.cache.set(ownerRow, line)
-    }
-    return line
-  }
-
   private screenPositionForValidPosition(row: number, column: number, direction: ClipDirection): Point {
     let entry = this.rows.lookup(row)
     if (entry.count === 0) entry = this.rows.lookup(this.rows.ownerRow(row))
-    else if (this.isPlain(entry)) return new Point(entry.screenStart, column)
+    else if (this.layout.isPlain(entry)) return new Point(entry.screenStart, column)
     const owner = entry.row
     let target: RowColumn = { row, column }
     const fold = this.folds.size === 0 ? null : this.folds.mergedStrictlyContaining(row, column)
     if (fold) target = this.clipIntoFoldEdge(fold, target, direction)
-    const line = this.displayLine(owner)
+    const line = this.layout.displayLine(owner)
     const k = rowIndexForPosition(line, target.row, target.column)
     return new Point(entry.screenStart + k, screenColumnForPosition(line, k, target.row, target.column, this.tabLength))
   }
@@ -555,86 +500,8 @@ export class DisplayLayer {
     return compare(fromStart, toEnd) <= 0 ? start : end
   }
 
-  private layOutEverything(): void {
-    const lines = this.buffer.getLines()
-    const counts: number[] = new Array(lines.length)
-    const metas: number[] = new Array(lines.length)
-    const lineAt = (row: number): string => lines[row] ?? ''
-    const measure = this.measure
-    for (let row = 0; row < lines.length; ) {
-      const last = this.measureDisplayLine(row, lineAt)
-      counts[row] = measure.rowCount
-      metas[row] = packMeta(measure.width, measure.hasTab)
-      for (let hidden = row + 1; hidden <= last; hidden++) {
-        counts[hidden] = 0
-        metas[hidden] = 0
-      }
-      row = last + 1
-    }
-    this.rows.reset(counts, metas)
-    this.cache.clear()
-  }
-
-  /**
-   * Re-lays out buffer rows [startRow, endRow], widened to whole display lines under both the index
-   * (how they were shown) and the folds (how they are shown now); records the replaced screen rows.
-   * Returns the last row it laid out.
-   */
-  private relayOutRows(startRow: number, endRow: number, patch: ScreenPatch, lineAt: (row: number) => string): number {
-    let start = startRow
-    let end = endRow
-    for (;;) {
-      const widerStart = Math.min(this.folds.displayLineRows(start)[0], this.rows.ownerRow(start))
-      const widerEnd = Math.max(this.folds.displayLineRows(end)[1], this.rows.displayLineEnd(end))
-      if (widerStart === start && widerEnd === end) break
-      start = widerStart
-      end = widerEnd
-    }
-    const counts: number[] = []
-    const metas: number[] = []
-    let newCount = 0
-    const measure = this.measure
-    for (let row = start; row <= end; ) {
-      const last = this.measureDisplayLine(row, lineAt)
-      counts.push(measure.rowCount)
-      metas.push(packMeta(measure.width, measure.hasTab))
-      newCount += measure.rowCount
-      for (let hidden = row + 1; hidden <= last; hidden++) {
-        counts.push(0)
-        metas.push(0)
-      }
-      row = last + 1
-    }
-    const screenStart = this.rows.screenStart(start)
-    const oldCount = this.rows.screenStart(end + 1) - screenStart
-    this.rows.splice(start, end + 1, counts, metas)
-    patch.splice(screenStart, oldCount, newCount)
-    return end
-  }
-
-  /** Re-lays out sorted-or-not row ranges, skipping rows an earlier range already covered. */
-  private relayOutRanges(ranges: [number, number][], patch: ScreenPatch, lineAt: (row: number) => string): void {
-    ranges.sort((a, b) => a[0] - b[0])
-    let done = -1
-    const lastRow = this.rows.rowCount - 1
-    for (const [from, to] of ranges) {
-      const start = Math.max(from, done + 1)
-      const end = Math.min(to, lastRow)
-      if (start > end) continue
-      done = this.relayOutRows(start, end, patch, lineAt)
-    }
-  }
-
   private relayOutFolds(ranges: Range[]): void {
-    this.cache.clear()
-    const patch = new ScreenPatch()
-    const reader = new LineReader(this.buffer)
-    this.relayOutRanges(
-      ranges.map((range) => [range.start.row, range.end.row]),
-      patch,
-      (row) => reader.get(row),
-    )
-    this.emit(patch)
+    this.emit(this.layout.relayOutRowRanges(ranges.map((range) => [range.start.row, range.end.row])))
   }
 
   private destroyFolds(folds: Fold[]): Range[] {
@@ -645,115 +512,11 @@ export class DisplayLayer {
   }
 
   private relayOutWiderThan(width: number): void {
-    this.relayOutWhere((maxWidth) => maxWidth > width, (meta) => metaWidth(meta) > width)
-  }
-
-  /** Re-lays out the display lines whose entry `matches`, visiting only subtrees that `mayMatch`. */
-  private relayOutWhere(mayMatch: (maxWidth: number, anyTab: boolean) => boolean, matches: (meta: number) => boolean): void {
-    this.cache.clear()
-    const patch = new ScreenPatch()
-    const reader = new LineReader(this.buffer)
-    const lineAt = (row: number): string => reader.get(row)
-    const measure = this.measure
-    this.rows.update(mayMatch, (row, count, meta, screenStart) => {
-      if (count === 0 || !matches(meta)) return undefined
-      this.measureDisplayLine(row, lineAt)
-      patch.splice(screenStart, count, measure.rowCount)
-      return { count: measure.rowCount, meta: packMeta(measure.width, measure.hasTab) }
-    })
-    this.emit(patch)
-  }
-
-  private bufferDidChange(event: BufferChangeEvent): void {
-    if (this.destroyed) return
-    this.cache.clear()
-    if (event.changes.length === 1 && this.relayOutEditedRow(event.changes[0]!)) return
-    const oldScreenCount = this.rows.screenCount
-    const patch = new ScreenPatch()
-    let dirty: [number, number][] = []
-    let consistent = true
-    for (const change of event.changes) {
-      const startRow = change.start.row
-      const oldEndRow = startRow + change.oldExtent.row
-      if (oldEndRow >= this.rows.rowCount) {
-        consistent = false
-        break
-      }
-      const first = this.rows.ownerRow(startRow)
-      const last = this.rows.displayLineEnd(oldEndRow)
-      const delta = change.newExtent.row - change.oldExtent.row
-      if (delta !== 0) {
-        // The changed display lines become one-row placeholders until they are laid out below.
-        const rowCount = last - first + 1 + delta
-        const screenStart = this.rows.screenStart(first)
-        const oldCount = this.rows.screenStart(last + 1) - screenStart
-        this.rows.splice(first, last + 1, new Array<number>(rowCount).fill(1), new Array<number>(rowCount).fill(0))
-        patch.splice(screenStart, oldCount, rowCount)
-      }
-      let lo = first
-      let hi = last + delta
-      const shifted: [number, number][] = []
-      for (const range of dirty) {
-        if (range[1] < first) shifted.push(range)
-        else if (range[0] > last) shifted.push([range[0] + delta, range[1] + delta])
-        else {
-          lo = Math.min(lo, range[0])
-          hi = Math.max(hi, Math.max(range[1], last) + delta)
-        }
-      }
-      shifted.push([lo, hi])
-      dirty = shifted
-      this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
-    }
-    if (!consistent || this.rows.rowCount !== this.buffer.getLineCount()) {
-      // The changes' extents did not add up to the buffer's rows: TextBuffer reports a '\r' and a
-      // '\n' that an edit joins into one line ending (or splits) as if they stayed apart. Lay
-      // everything out again, with the folds clipped into the text, rather than show a wrong screen.
-      this.folds.clipAll((row, column) => this.buffer.clipPosition(new Point(row, column)))
-      this.layOutEverything()
-      const full = new ScreenPatch()
-      full.splice(0, oldScreenCount, this.rows.screenCount)
-      this.emit(full)
-      return
-    }
-    const reader = new LineReader(this.buffer)
-    this.relayOutRanges(dirty, patch, (row) => reader.get(row))
-    this.emit(patch)
-  }
-
-  /**
-   * Typing: a change within one row that is a display line of its own and stays one. Re-measures that
-   * row alone; answers false (changing nothing) when the change is not of that kind.
-   */
-  private relayOutEditedRow(change: TextChange): boolean {
-    const row = change.start.row
-    if (change.oldExtent.row !== 0 || change.newExtent.row !== 0) return false
-    const rowCount = this.rows.rowCount
-    if (row >= rowCount || rowCount !== this.buffer.getLineCount()) return false
-    if (this.rows.count(row) === 0 || (row + 1 < rowCount && this.rows.count(row + 1) === 0)) return false
-    if (this.folds.size > 0) {
-      this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
-      const [first, last] = this.folds.displayLineRows(row)
-      if (first !== row || last !== row || this.folds.hasMergedFoldOnRow(row)) {
-        // The folds on this row changed shape: lay the row out the general way (folds already moved).
-        const patch = new ScreenPatch()
-        this.relayOutRows(row, row, patch, (r) => this.buffer.lineForRow(r) ?? '')
-        this.emit(patch)
-        return true
-      }
-    }
-    const entry = this.rows.lookup(row)
-    const measure = this.measure
-    measureRow(row, this.buffer.lineForRow(row) ?? '', this.layoutSettings, measure)
-    this.rows.splice(row, row + 1, [measure.rowCount], [packMeta(measure.width, measure.hasTab)])
-    if (this.emitter.hasListeners('did-change')) {
-      this.emitter.emit('did-change', [{ start: entry.screenStart, oldCount: entry.count, newCount: measure.rowCount }])
-    }
-    return true
+    this.emit(this.layout.relayOutWhere((maxWidth) => maxWidth > width, (meta) => metaWidth(meta) > width))
   }
 
   private emit(patch: ScreenPatch): void {
-    if (patch.isEmpty()) return
+    if (patch.isEmpty() || !this.emitter.hasListeners('did-change')) return
     this.emitter.emit('did-change', patch.changes())
   }
 }

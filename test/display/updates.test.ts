@@ -125,3 +125,30 @@ describe('large documents', () => {
     expect(layer.lineTextForScreenRow(layer.screenRowForBufferRow(150_000) + 1)).toBe('words long words long words ')
   })
 })
+
+describe('edge cases', () => {
+  it('lays out an empty buffer as one empty screen line', () => {
+    const { buffer, layer } = layerFor('', { softWrapped: true, editorWidthInChars: 4 })
+    expect(screenLines(layer)).toEqual([''])
+    expect(layer.screenPositionForBufferPosition([3, 3]).toArray()).toEqual([0, 0])
+    expect(layer.bufferPositionForScreenPosition([2, 2]).toArray()).toEqual([0, 0])
+    buffer.insert([0, 0], 'abc def')
+    expect(screenLines(layer)).toEqual(['abc ', 'def'])
+  })
+
+  it('folds the whole buffer into one placeholder and survives replacing all the text', () => {
+    const { buffer, layer } = layerFor('one\ntwo\nthree')
+    layer.foldBufferRange([[0, 0], [2, 5]])
+    expect(screenLines(layer)).toEqual(['⋯'])
+    expect(layer.bufferPositionForScreenPosition([0, 1]).toArray()).toEqual([2, 5])
+    buffer.setText('fresh\ntext')
+    expect(layer.getFolds()).toEqual([])
+    expect(screenLines(layer)).toEqual(['fresh', 'text'])
+  })
+
+  it('restores folds given at construction', () => {
+    const { buffer } = layerFor('a\nb\nc')
+    const layer = new DisplayLayer(buffer, { folds: [[[0, 1], [2, 0]]] })
+    expect(screenLines(layer)).toEqual(['a⋯c'])
+  })
+})
