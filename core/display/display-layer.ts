@@ -212,7 +212,8 @@ export class DisplayLayer {
     if (!found) return ''
     const { entry, k } = found
     if (this.layout.isPlain(entry)) return this.buffer.lineForRow(entry.row) ?? ''
-    return screenRowText(this.layout.displayLine(entry.row), k, this.tabLength)
+    const line = this.layout.displayLine(entry.row)
+    return screenRowText(line, Math.min(k, line.rows.length - 1), this.tabLength)
   }
 
   /** Screen columns of a screen row, wrap indentation and trailing whitespace included (0 past the end). */
@@ -221,14 +222,16 @@ export class DisplayLayer {
     if (!found) return 0
     const { entry, k } = found
     if (this.layout.isPlain(entry)) return this.buffer.lineLengthForRow(entry.row)
-    return this.layout.displayLine(entry.row).rows[k]!.length
+    const { rows } = this.layout.displayLine(entry.row)
+    return rows[Math.min(k, rows.length - 1)]!.length
   }
 
   /** Columns of soft-wrap indentation at the start of a screen row (0 on the first row of a line). */
   softWrapIndentLengthForScreenRow(screenRow: number): number {
     const found = this.screenRowEntry(screenRow)
     if (!found || found.k === 0) return 0
-    return this.layout.displayLine(found.entry.row).rows[found.k]!.indent
+    const { rows } = this.layout.displayLine(found.entry.row)
+    return rows[Math.min(found.k, rows.length - 1)]!.indent
   }
 
   /** True when the screen row continues the one above it (soft wrap), false on a line's first row. */
@@ -317,7 +320,8 @@ export class DisplayLayer {
       return new Point(entry.row, plainColumn + clipColumnDelta(text, plainColumn, direction, this.clipSettings()))
     }
     const line = this.layout.displayLine(entry.row)
-    const k = row - entry.screenStart
+    // (The clamp only matters for a query made while a buffer change is being applied.)
+    const k = Math.min(row - entry.screenStart, line.rows.length - 1)
     const length = line.rows[k]!.length
     if (column > length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
     const position = positionForScreenColumn(line, k, Math.min(column, length), direction, skip, this.tabLength)

@@ -163,3 +163,30 @@ describe('clipping in leading spaces and surrogate pairs', () => {
     expect(rc(layer.clipScreenPosition([0, 2], { clipDirection: 'forward' }))).toEqual([0, 3])
   })
 })
+
+describe('what cursor motions over wrapped lines get from the layer (as Atom calls it)', () => {
+  // '  alpha beta gamma' at width 10: '  alpha ', '  beta ', '  gamma'.
+  const make = () => layerFor('  alpha beta gamma\nx', { softWrapped: true, editorWidthInChars: 10 }).layer
+
+  it('beginning and end of a screen line: [row, 0] and [row, Infinity] clipped', () => {
+    const layer = make()
+    expect(screenLines(layer)).toEqual(['  alpha ', '  beta ', '  gamma', 'x'])
+    expect(rc(layer.clipScreenPosition([1, 0]))).toEqual([1, 2])
+    expect(rc(layer.bufferPositionForScreenPosition([1, 0]))).toEqual([0, 8])
+    expect(rc(layer.clipScreenPosition([1, Infinity]))).toEqual([1, 6])
+    expect(rc(layer.bufferPositionForScreenPosition([1, Infinity]))).toEqual([0, 12])
+  })
+
+  it('first character of a screen line: the buffer range from the clipped start, skipping the wrap indentation', () => {
+    const layer = make()
+    const start = layer.clipScreenPosition([2, 0], { skipSoftWrapIndentation: true })
+    expect(layer.bufferRangeForScreenRange([start, [2, Infinity]]).serialize()).toEqual([[0, 13], [0, 18]])
+  })
+
+  it('up and down by screen rows keep the goal column, clipped with skipSoftWrapIndentation', () => {
+    const layer = make()
+    const down = (row: number, goal: number) => rc(layer.clipScreenPosition([row, goal], { skipSoftWrapIndentation: true }))
+    expect([down(1, 7), down(2, 7), down(3, 7)]).toEqual([[1, 6], [2, 7], [3, 1]])
+    expect(down(1, 0)).toEqual([1, 2])
+  })
+})
