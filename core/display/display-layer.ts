@@ -352,9 +352,10 @@ export class DisplayLayer {
   /**
    * Clips into the buffer only (rows, columns, line endings, surrogate pairs), as Atom's
    * `TextEditor#clipBufferPosition`: a position inside a fold or a tab stays where it is, because
-   * it is a real place in the text; only its screen position snaps.
+   * it is a real place in the text; only its screen position snaps. `options` are accepted for
+   * symmetry with the screen methods and do not change the result.
    */
-  clipBufferPosition(bufferPosition: PointLike): Point {
+  clipBufferPosition(bufferPosition: PointLike, _options?: ClipOptions): Point {
     return this.buffer.clipPosition(Point.fromObject(bufferPosition, false, 'bufferPosition'))
   }
 
