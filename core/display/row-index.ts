@@ -333,6 +333,30 @@ export class RowIndex {
     return next >= this.root.screens ? this.rowCount - 1 : this.rowForScreen(next).row - 1
   }
 
+  /** Overwrites the entry of one row. */
+  set(row: number, count: number, meta: number): void {
+    const path: Branch[] = []
+    let node = this.root
+    let local = row
+    while (!node.leaf) {
+      let next: TreeNode | null = null
+      for (const child of node.children) {
+        const size = rowsOf(child)
+        if (local < size) {
+          next = child
+          break
+        }
+        local -= size
+      }
+      if (next === null) return
+      path.push(node)
+      node = next
+    }
+    if (local >= node.counts.length) return
+    assignOne(node, local, count, meta)
+    for (let i = path.length - 1; i >= 0; i--) refreshBranch(path[i]!)
+  }
+
   /** Replaces rows [from, to) by the given entries. */
   splice(from: number, to: number, counts: number[], metas: number[]): void {
     if (to - from === counts.length && counts.length > 0) {

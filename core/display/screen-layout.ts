@@ -170,7 +170,8 @@ export class ScreenLayout {
     if (change.oldExtent.row !== 0 || change.newExtent.row !== 0) return null
     const rowCount = this.rows.rowCount
     if (row >= rowCount || rowCount !== this.buffer.getLineCount()) return null
-    if (this.rows.count(row) === 0 || (row + 1 < rowCount && this.rows.count(row + 1) === 0)) return null
+    const entry = this.rows.lookup(row)
+    if (entry.count === 0 || (row + 1 < rowCount && this.rows.count(row + 1) === 0)) return null
     const patch = new ScreenPatch()
     if (this.folds.size > 0) {
       this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
@@ -181,10 +182,9 @@ export class ScreenLayout {
         return patch
       }
     }
-    const entry = this.rows.lookup(row)
     const measure = this.measure
     measureRow(row, this.buffer.lineForRow(row) ?? '', this.settings, measure)
-    this.rows.splice(row, row + 1, [measure.rowCount], [packMeta(measure.width, measure.hasTab)])
+    this.rows.set(row, measure.rowCount, packMeta(measure.width, measure.hasTab))
     patch.splice(entry.screenStart, entry.count, measure.rowCount)
     return patch
   }
