@@ -377,7 +377,8 @@ export class TextBuffer {
     const changes: TextChange[] = []
     for (const rawChange of raw) {
       // Each change's offsets assume the earlier ones applied, so repair against the current index.
-      const { offset, deleteLength, insertText } = repairSurrogates ? this.withSplitSurrogates(rawChange) : rawChange
+      const repaired = repairSurrogates ? this.withSplitSurrogates(rawChange) : rawChange
+      const { offset, deleteLength, insertText } = this.withLineEndingPairs(repaired)
       if (deleteLength === 0 && insertText.length === 0) continue
       const start = this.positionForOffsetUnclipped(offset)
       const oldText = this.index.textBetween(offset, offset + deleteLength)
@@ -419,6 +420,34 @@ export class TextBuffer {
       }
     }
     if (firstError !== null) throw firstError
+  }
+
+  /**
+   * An edit that joins a '\r' and a '\n' into one line ending, or splits one, changes the rows around
+   * it: "a\rb" plus "\n" at (1, 0) keeps two rows. Widening the change over the '\r' and '\n' involved
+   * makes its extents tell the truth, so markers, layout and listeners see the real rows.
+   */
+  private withLineEndingPairs(change: RawChange): RawChange {
+    let { offset, deleteLength, insertText } = change
+    const before = offset > 0 ? this.index.textBetween(offset - 1, offset) : ''
+    const after = this.index.textBetween(offset + deleteLength, offset + deleteLength + 1)
+    if (before !== '\r' && after !== '\n') return change
+    const firstOld = this.index.textBetween(offset, offset + 1)
+    const lastOld = deleteLength > 0 ? this.index.textBetween(offset + deleteLength - 1, offset + deleteLength) : ''
+    const firstNew = insertText.length > 0 ? insertText[0] : after
+    const lastNew = insertText.length > 0 ? insertText[insertText.length - 1] : before
+    // A pair forms across the left edge, or the edit starts inside an existing pair.
+    if (before === '\r' && (firstNew === '\n' || firstOld === '\n')) {
+      offset -= 1
+      deleteLength += 1
+      insertText = '\r' + insertText
+    }
+    // A pair forms across the right edge, or the edit ends inside an existing pair.
+    if (after === '\n' && (lastNew === '\r' || lastOld === '\r')) {
+      deleteLength += 1
+      insertText += '\n'
+    }
+    return { offset, deleteLength, insertText }
   }
 
   /**

@@ -1,220 +1,541 @@
 import type { TextBuffer } from '../buffer/text-buffer.ts'
+import { clipColumn } from '../buffer/clip.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
+import { clipColumnDelta, type AtomicClipSettings } from './clip.ts'
+import {
+  lineOfRow,
+  positionForScreenColumn,
+  rowIndexForPosition,
+  screenColumnForPosition,
+  screenRowText,
+  type ClipDirection,
+  type RowColumn,
+} from './display-line.ts'
+import { FoldSet, type Fold, type FoldSpan } from './fold-set.ts'
+import { foldableRowRangeContainingRow, isFoldableAtRow } from './fold-ranges.ts'
+import type { RowEntry, RowIndex } from './row-index.ts'
+import { metaHasTab, metaWidth } from './row-index.ts'
+import { ScreenLayout } from './screen-layout.ts'
+import { ScreenPatch, type ScreenChange } from './screen-patch.ts'
 
-export type ClipDirection = 'backward' | 'forward' | 'closest'
+export type { ClipDirection } from './display-line.ts'
+export type { Fold } from './fold-set.ts'
+export type { ScreenChange } from './screen-patch.ts'
+export { FOLD_PLACEHOLDER } from './layout.ts'
+
 export interface ClipOptions {
+  /** Where a position between two valid ones goes. Default 'closest'. */
   clipDirection?: ClipDirection
+  /** With 'backward', a position in a continuation row's indentation stays on that row. */
   skipSoftWrapIndentation?: boolean
 }
+
 export interface DisplayLayerOptions {
+  /** Screen columns per tab stop. Default 2 (the editor's default). */
   tabLength?: number
+  /** Default false. */
   softWrapped?: boolean
+  /** Wrap width in columns when soft wrapped. Default 80. */
   editorWidthInChars?: number
+  /** Extra indentation of continuation rows. Default 0. */
   softWrapHangingIndentLength?: number
+  /** Positions inside a tab stop's worth of leading spaces clip to tab stops (Atom's default). Default true. */
+  atomicSoftTabs?: boolean
+  /** Buffer ranges to fold before the first layout (restoring a session, or a reference layout in tests). */
+  folds?: readonly RangeLike[]
 }
-export interface Fold {
-  id: number
-  range: Range
+
+interface DisplayLayerEvents {
+  'did-change': ScreenChange[]
 }
-export interface ScreenChange {
-  start: number
-  oldCount: number
-  newCount: number
+
+function positiveInteger(value: unknown, name: string, min: number): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) throw new TypeError(`${name} must be a number; got ${typeof value}`)
+  const n = Math.floor(value)
+  if (!(n >= min) || !Number.isFinite(n)) throw new RangeError(`${name} must be a finite number >= ${min}; got ${value}`)
+  return n
+}
+
+function directionOf(options: ClipOptions | undefined): ClipDirection {
+  const direction = options?.clipDirection ?? 'closest'
+  if (direction !== 'closest' && direction !== 'backward' && direction !== 'forward') {
+    throw new TypeError(`clipDirection must be 'backward', 'forward' or 'closest'; got ${String(direction)}`)
+  }
+  return direction
+}
+
+function compare(a: RowColumn, b: RowColumn): number {
+  return a.row === b.row ? a.column - b.column : a.row - b.row
 }
 
 /**
- * Buffer <-> screen translation. This version lays out hard tabs and atomic soft tabs only (one screen
- * row per buffer row); soft wrap and folds come with the display-layer work behind the same methods.
+ * Buffer <-> screen coordinates of one editor: hard tabs expanded to tab stops, soft wrap, folds.
+ * Every buffer row has an entry in a balanced row index (screen rows it starts, 0 when a fold hides
+ * it); an edit, fold or setting change re-lays out only the display lines it can affect, and the
+ * layout of a display line is computed from the buffer's lines when a query needs it (and cached
+ * until the next change). It follows the buffer through a change hook, so it is current before any
+ * public buffer listener runs, for local and remote edits alike. It never edits the buffer.
  */
 export class DisplayLayer {
-  private tabLength: number
-  private softWrapped: boolean
-  private editorWidthInChars: number
-  private hangingIndent: number
-  private readonly emitter = new Emitter<{ 'did-change': ScreenChange[] }>()
+  readonly buffer: TextBuffer
+  private tabLength = 2
+  private softWrapped = false
+  private editorWidthInChars = 80
+  private hangingIndent = 0
+  private atomicSoftTabs = true
+  private readonly folds = new FoldSet()
+  private readonly layout: ScreenLayout
+  private readonly rows: RowIndex
+  private readonly emitter = new Emitter<DisplayLayerEvents>()
   private readonly hook: Disposable
+  private readonly afterHook: Disposable
+  private pendingPatch: ScreenPatch | null = null
+  private atomicClipSettings: AtomicClipSettings = { tabLength: 2, atomicSoftTabs: true, wrapColumn: Infinity }
+  private destroyed = false
 
-  constructor(
-    private readonly buffer: TextBuffer,
-    options: DisplayLayerOptions = {},
-  ) {
-    this.tabLength = options.tabLength ?? 2
-    this.softWrapped = options.softWrapped ?? false
-    this.editorWidthInChars = options.editorWidthInChars ?? 80
-    this.hangingIndent = options.softWrapHangingIndentLength ?? 0
+  constructor(buffer: TextBuffer, options: DisplayLayerOptions = {}) {
+    this.buffer = buffer
+    if (options.tabLength !== undefined) this.tabLength = positiveInteger(options.tabLength, 'tabLength', 1)
+    if (options.softWrapped !== undefined) this.softWrapped = Boolean(options.softWrapped)
+    if (options.editorWidthInChars !== undefined) this.editorWidthInChars = positiveInteger(options.editorWidthInChars, 'editorWidthInChars', 1)
+    if (options.softWrapHangingIndentLength !== undefined) {
+      this.hangingIndent = positiveInteger(options.softWrapHangingIndentLength, 'softWrapHangingIndentLength', 0)
+    }
+    if (options.atomicSoftTabs !== undefined) this.atomicSoftTabs = Boolean(options.atomicSoftTabs)
+    this.layout = new ScreenLayout(buffer, this.folds)
+    this.rows = this.layout.rows
+    this.updateSettings()
+    for (const range of options.folds ?? []) this.folds.add(this.clipBufferRange(range))
+    this.layout.layOutEverything()
+    // The buffer mirrors its own edits one by one inside a transaction; the layout follows each at
+    // once, but views hear about the whole transaction once, when it ends.
     this.hook = buffer.addChangeHook((event) => {
-      const spans = event.changes.map((c) => ({ start: c.start.row, oldCount: c.oldExtent.row + 1, newCount: c.newExtent.row + 1 }))
-      this.emitter.emit('did-change', spans)
+      if (this.destroyed) return
+      const patch = this.layout.applyBufferChange(event)
+      if (patch.isEmpty()) return
+      this.pendingPatch ??= new ScreenPatch()
+      for (const { start, oldCount, newCount } of patch.changes()) this.pendingPatch.splice(start, oldCount, newCount)
+    })
+    this.afterHook = buffer.addAfterChangeHook(() => {
+      const pending = this.pendingPatch
+      this.pendingPatch = null
+      if (pending && !this.destroyed) this.emit(pending)
     })
   }
 
   destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
     this.hook.dispose()
+    this.afterHook.dispose()
     this.emitter.dispose()
   }
 
-  getTabLength(): number {
-    return this.tabLength
-  }
-  setTabLength(n: number): void {
-    this.tabLength = Math.max(1, Math.floor(n))
-    this.emitAll()
-  }
-  isSoftWrapped(): boolean {
-    return this.softWrapped
-  }
-  setSoftWrapped(on: boolean): void {
-    this.softWrapped = on
-  }
-  getEditorWidthInChars(): number {
-    return this.editorWidthInChars
-  }
-  setEditorWidthInChars(n: number): void {
-    this.editorWidthInChars = n
-  }
-  getSoftWrapHangingIndentLength(): number {
-    return this.hangingIndent
-  }
-  setSoftWrapHangingIndentLength(n: number): void {
-    this.hangingIndent = n
+  isDestroyed(): boolean {
+    return this.destroyed
   }
 
-  screenPositionForBufferPosition(position: PointLike, options: ClipOptions = {}): Point {
-    const { row, column } = this.buffer.clipPosition(position)
-    const line = this.buffer.lineForRow(row) ?? ''
-    const clipped = this.clipBufferColumn(line, column, options.clipDirection ?? 'closest')
-    return new Point(row, this.screenColumnFor(line, clipped))
-  }
-
-  bufferPositionForScreenPosition(position: PointLike, options: ClipOptions = {}): Point {
-    const point = Point.fromObject(position, false, 'screenPosition')
-    const lastRow = this.buffer.getLastRow()
-    if (point.row < 0 || Number.isNaN(point.row)) return Point.ZERO
-    if (point.row > lastRow) return this.buffer.getEndPosition()
-    const row = Math.floor(point.row)
-    const line = this.buffer.lineForRow(row) ?? ''
-    const column = this.bufferColumnFor(line, Number.isNaN(point.column) ? 0 : point.column, options.clipDirection ?? 'closest')
-    return new Point(row, this.clipBufferColumn(line, column, options.clipDirection ?? 'closest'))
-  }
-
-  screenRangeForBufferRange(range: RangeLike, options: ClipOptions = {}): Range {
-    const r = Range.fromObject(range)
-    return new Range(this.screenPositionForBufferPosition(r.start, options), this.screenPositionForBufferPosition(r.end, options))
-  }
-
-  bufferRangeForScreenRange(range: RangeLike, options: ClipOptions = {}): Range {
-    const r = Range.fromObject(range)
-    return new Range(this.bufferPositionForScreenPosition(r.start, options), this.bufferPositionForScreenPosition(r.end, options))
-  }
-
-  clipScreenPosition(position: PointLike, options: ClipOptions = {}): Point {
-    return this.screenPositionForBufferPosition(this.bufferPositionForScreenPosition(position, options), options)
-  }
-
-  clipBufferPosition(position: PointLike, options: ClipOptions = {}): Point {
-    const { row, column } = this.buffer.clipPosition(position)
-    const line = this.buffer.lineForRow(row) ?? ''
-    return new Point(row, this.clipBufferColumn(line, column, options.clipDirection ?? 'closest'))
-  }
-
-  getScreenLineCount(): number {
-    return this.buffer.getLineCount()
-  }
-  getLastScreenRow(): number {
-    return this.buffer.getLastRow()
-  }
-  lineTextForScreenRow(screenRow: number): string {
-    const line = this.buffer.lineForRow(screenRow) ?? ''
-    if (!line.includes('\t')) return line
-    let out = ''
-    for (const ch of line) out += ch === '\t' ? ' '.repeat(this.tabLength - (out.length % this.tabLength)) : ch
-    return out
-  }
-  lineLengthForScreenRow(screenRow: number): number {
-    return this.lineTextForScreenRow(screenRow).length
-  }
-  bufferRowForScreenRow(screenRow: number): number {
-    return Math.max(0, Math.min(this.buffer.getLastRow(), Math.floor(screenRow)))
-  }
-  screenRowForBufferRow(bufferRow: number): number {
-    return Math.max(0, Math.min(this.buffer.getLastRow(), Math.floor(bufferRow)))
-  }
-  softWrapIndentLengthForScreenRow(_screenRow: number): number {
-    return 0
-  }
-
-  // Folds arrive with the display-layer work; until then nothing is ever folded.
-  foldBufferRange(_range: RangeLike): number {
-    throw new Error('Folding is not available yet')
-  }
-  foldBufferRow(_bufferRow: number): number | null {
-    return null
-  }
-  unfoldBufferRow(_bufferRow: number): void {}
-  destroyFold(_id: number): void {}
-  destroyFoldsIntersectingBufferRange(_range: RangeLike): void {}
-  destroyFoldsContainingBufferPositions(_positions: PointLike[], _excludeEndpoints: boolean): void {}
-  unfoldAll(): void {}
-  foldsIntersectingBufferRange(_range: RangeLike): Fold[] {
-    return []
-  }
-  getFolds(): Fold[] {
-    return []
-  }
-  isFoldedAtBufferRow(_bufferRow: number): boolean {
-    return false
-  }
-  isFoldedAtScreenRow(_screenRow: number): boolean {
-    return false
-  }
-  isFoldableAtBufferRow(_bufferRow: number): boolean {
-    return false
-  }
-
+  /** Fires after every layout change (edit, fold, setting) with the screen rows it replaced, in order. */
   onDidChange(callback: (changes: ScreenChange[]) => void): Disposable {
     return this.emitter.on('did-change', callback)
   }
 
-  private emitAll(): void {
-    this.emitter.emit('did-change', [{ start: 0, oldCount: this.getScreenLineCount(), newCount: this.getScreenLineCount() }])
+  // Settings
+
+  getTabLength(): number {
+    return this.tabLength
   }
 
-  private screenColumnFor(line: string, bufferColumn: number): number {
-    let screen = 0
-    for (let i = 0; i < bufferColumn && i < line.length; i++) {
-      screen += line.charCodeAt(i) === 9 ? this.tabLength - (screen % this.tabLength) : 1
+  /** Re-lays out the display lines that hold a hard tab. */
+  setTabLength(tabLength: number): void {
+    const n = positiveInteger(tabLength, 'tabLength', 1)
+    if (n === this.tabLength) return
+    this.tabLength = n
+    this.updateSettings()
+    this.emit(this.layout.relayOutWhere((_maxWidth, anyTab) => anyTab, (meta) => metaHasTab(meta)))
+  }
+
+  isSoftWrapped(): boolean {
+    return this.softWrapped
+  }
+
+  setSoftWrapped(softWrapped: boolean): void {
+    const on = Boolean(softWrapped)
+    if (on === this.softWrapped) return
+    this.softWrapped = on
+    this.updateSettings()
+    this.relayOutWiderThan(this.editorWidthInChars)
+  }
+
+  getEditorWidthInChars(): number {
+    return this.editorWidthInChars
+  }
+
+  setEditorWidthInChars(editorWidthInChars: number): void {
+    const n = positiveInteger(editorWidthInChars, 'editorWidthInChars', 1)
+    if (n === this.editorWidthInChars) return
+    const old = this.editorWidthInChars
+    this.editorWidthInChars = n
+    this.updateSettings()
+    if (this.softWrapped) this.relayOutWiderThan(Math.min(old, n))
+  }
+
+  getSoftWrapHangingIndentLength(): number {
+    return this.hangingIndent
+  }
+
+  setSoftWrapHangingIndentLength(length: number): void {
+    const n = positiveInteger(length, 'softWrapHangingIndentLength', 0)
+    if (n === this.hangingIndent) return
+    this.hangingIndent = n
+    this.updateSettings()
+    if (this.softWrapped) this.relayOutWiderThan(this.editorWidthInChars)
+  }
+
+  getAtomicSoftTabs(): boolean {
+    return this.atomicSoftTabs
+  }
+
+  /** Only changes how positions clip; the layout stays. */
+  setAtomicSoftTabs(atomicSoftTabs: boolean): void {
+    this.atomicSoftTabs = Boolean(atomicSoftTabs)
+    this.updateSettings()
+  }
+
+  /** The column at which lines wrap: the editor width when soft wrapped, Infinity otherwise. */
+  getSoftWrapColumn(): number {
+    return this.softWrapped ? this.editorWidthInChars : Infinity
+  }
+
+  // Screen lines
+
+  getScreenLineCount(): number {
+    return this.rows.screenCount
+  }
+
+  getLastScreenRow(): number {
+    return this.rows.screenCount - 1
+  }
+
+  /** The text of a screen row: tabs as spaces, each fold as '⋯', wrap indentation as spaces ('' past the end). */
+  lineTextForScreenRow(screenRow: number): string {
+    const found = this.screenRowEntry(screenRow)
+    if (!found) return ''
+    const { entry, k } = found
+    if (this.layout.isPlain(entry)) return this.buffer.lineForRow(entry.row) ?? ''
+    const line = this.layout.displayLine(entry.row)
+    return screenRowText(line, Math.min(k, line.rows.length - 1), this.tabLength)
+  }
+
+  /** Screen columns of a screen row, wrap indentation and trailing whitespace included (0 past the end). */
+  lineLengthForScreenRow(screenRow: number): number {
+    const found = this.screenRowEntry(screenRow)
+    if (!found) return 0
+    const { entry, k } = found
+    if (this.layout.isPlain(entry)) return this.buffer.lineLengthForRow(entry.row)
+    const { rows } = this.layout.displayLine(entry.row)
+    return rows[Math.min(k, rows.length - 1)]!.length
+  }
+
+  /** Columns of soft-wrap indentation at the start of a screen row (0 on the first row of a line). */
+  softWrapIndentLengthForScreenRow(screenRow: number): number {
+    const found = this.screenRowEntry(screenRow)
+    if (!found || found.k === 0) return 0
+    const { rows } = this.layout.displayLine(found.entry.row)
+    return rows[Math.min(found.k, rows.length - 1)]!.indent
+  }
+
+  /** True when the screen row continues the one above it (soft wrap), false on a line's first row. */
+  isSoftWrapContinuation(screenRow: number): boolean {
+    const found = this.screenRowEntry(screenRow)
+    return found !== null && found.k > 0
+  }
+
+  /** The buffer row shown at the start of a screen row (Atom: the buffer row of screen position [row, 0]). */
+  bufferRowForScreenRow(screenRow: number): number {
+    const row = Math.floor(Number(screenRow))
+    if (!(row > 0)) return 0
+    const found = this.screenRowEntry(Math.min(row, this.getLastScreenRow()))
+    if (found && found.k === 0) return found.entry.row
+    return this.bufferPositionForScreenPosition([row, 0]).row
+  }
+
+  /** The screen row showing the start of a buffer row (Atom: the row of buffer position [row, 0]). */
+  screenRowForBufferRow(bufferRow: number): number {
+    const row = Math.floor(Number(bufferRow))
+    if (!(row > 0)) return 0
+    const last = this.buffer.getLastRow()
+    if (row > last) return this.screenPositionForBufferPosition([row, 0]).row
+    const entry = this.rows.lookup(row)
+    if (entry.count > 0) return entry.screenStart
+    return this.screenPositionForBufferPosition([row, 0]).row
+  }
+
+  /** The first and last screen rows of the display line that holds a buffer row. */
+  screenRowRangeForBufferRow(bufferRow: number): [number, number] {
+    const row = Math.max(0, Math.min(this.buffer.getLastRow(), Math.floor(Number(bufferRow)) || 0))
+    const owner = this.rows.lookup(this.rows.ownerRow(row))
+    return [owner.screenStart, owner.screenStart + owner.count - 1]
+  }
+
+  // Translation
+
+  screenPositionForBufferPosition(bufferPosition: PointLike, options?: ClipOptions): Point {
+    const direction = directionOf(options)
+    const point = Point.fromObject(bufferPosition, false, 'bufferPosition')
+    // Clipped as TextBuffer#clipPosition does, reading the line once for both clips.
+    const lastRow = this.buffer.getLastRow()
+    const pointRow = Number.isNaN(point.row) ? 0 : point.row
+    let row: number
+    let line: string
+    let column: number
+    if (pointRow < 0) {
+      row = 0
+      line = this.buffer.lineForRow(0) ?? ''
+      column = 0
+    } else if (pointRow > lastRow) {
+      row = lastRow
+      line = this.buffer.lineForRow(row) ?? ''
+      column = line.length
+    } else {
+      row = Math.floor(pointRow)
+      line = this.buffer.lineForRow(row) ?? ''
+      column = clipColumn(line, Math.floor(Number.isNaN(point.column) ? 0 : point.column))
     }
-    return screen
+    column += clipColumnDelta(line, column, direction, this.clipSettings())
+    return this.screenPositionForValidPosition(row, column, direction)
   }
 
-  private bufferColumnFor(line: string, screenColumn: number, direction: ClipDirection): number {
-    let screen = 0
-    for (let i = 0; i < line.length; i++) {
-      if (screen >= screenColumn) return i
-      const width = line.charCodeAt(i) === 9 ? this.tabLength - (screen % this.tabLength) : 1
-      if (screen + width > screenColumn) {
-        if (direction === 'forward') return i + 1
-        if (direction === 'backward') return i
-        return screenColumn - screen > width / 2 ? i + 1 : i
-      }
-      screen += width
+  bufferPositionForScreenPosition(screenPosition: PointLike, options?: ClipOptions): Point {
+    const direction = directionOf(options)
+    const skip = options?.skipSoftWrapIndentation === true
+    const point = Point.fromObject(screenPosition, false, 'screenPosition')
+    let row = Number.isNaN(point.row) ? 0 : Math.floor(point.row)
+    let column = Number.isNaN(point.column) ? 0 : Math.floor(point.column)
+    const lastScreenRow = this.getLastScreenRow()
+    if (row < 0) {
+      row = 0
+      column = 0
+    } else if (row > lastScreenRow) {
+      row = lastScreenRow
+      column = Infinity
+    } else if (column < 0) {
+      column = 0
     }
-    return line.length
+    const entry = this.rows.rowForScreen(row)
+    const forwardToNextRow = direction === 'forward' && row < lastScreenRow
+    if (this.layout.isPlain(entry)) {
+      const text = this.buffer.lineForRow(entry.row) ?? ''
+      if (column > text.length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
+      const plainColumn = Math.min(column, text.length)
+      return new Point(entry.row, plainColumn + clipColumnDelta(text, plainColumn, direction, this.clipSettings()))
+    }
+    const line = this.layout.displayLine(entry.row)
+    // (The clamp only matters for a query made while a buffer change is being applied.)
+    const k = Math.min(row - entry.screenStart, line.rows.length - 1)
+    const length = line.rows[k]!.length
+    if (column > length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
+    const position = positionForScreenColumn(line, k, Math.min(column, length), direction, skip, this.tabLength)
+    const text = lineOfRow(line, position.row)
+    return new Point(position.row, position.column + clipColumnDelta(text, position.column, direction, this.clipSettings()))
   }
 
-  /** Atomic soft tabs: inside leading-space indentation a position snaps to a tab stop. */
-  private clipBufferColumn(line: string, column: number, direction: ClipDirection): number {
-    let leading = 0
-    while (leading < line.length && line.charCodeAt(leading) === 32) leading++
-    const atomicEnd = leading - (leading % this.tabLength)
-    if (column <= 0 || column >= atomicEnd || column % this.tabLength === 0) return column
-    const before = column - (column % this.tabLength)
-    const after = before + this.tabLength
-    if (direction === 'backward') return before
-    if (direction === 'forward') return after
-    return column - before >= after - column ? after : before
+  screenRangeForBufferRange(bufferRange: RangeLike, options?: ClipOptions): Range {
+    const range = Range.fromObject(bufferRange, false, 'bufferRange')
+    return new Range(this.screenPositionForBufferPosition(range.start, options), this.screenPositionForBufferPosition(range.end, options))
+  }
+
+  bufferRangeForScreenRange(screenRange: RangeLike, options?: ClipOptions): Range {
+    const range = Range.fromObject(screenRange, false, 'screenRange')
+    return new Range(this.bufferPositionForScreenPosition(range.start, options), this.bufferPositionForScreenPosition(range.end, options))
+  }
+
+  /** The nearest screen position a cursor can occupy (Atom: screen -> buffer -> screen). */
+  clipScreenPosition(screenPosition: PointLike, options?: ClipOptions): Point {
+    return this.screenPositionForBufferPosition(this.bufferPositionForScreenPosition(screenPosition, options), options)
+  }
+
+  clipScreenRange(screenRange: RangeLike, options?: ClipOptions): Range {
+    const range = Range.fromObject(screenRange, false, 'screenRange')
+    return new Range(this.clipScreenPosition(range.start, options), this.clipScreenPosition(range.end, options))
+  }
+
+  /**
+   * Clips into the buffer only (rows, columns, line endings, surrogate pairs), as Atom's
+   * `TextEditor#clipBufferPosition`: a position inside a fold or a tab stays where it is, because
+   * it is a real place in the text; only its screen position snaps. `options` are accepted for
+   * symmetry with the screen methods and do not change the result.
+   */
+  clipBufferPosition(bufferPosition: PointLike, _options?: ClipOptions): Point {
+    return this.buffer.clipPosition(Point.fromObject(bufferPosition, false, 'bufferPosition'))
+  }
+
+  clipBufferRange(bufferRange: RangeLike): Range {
+    return this.buffer.clipRange(Range.fromObject(bufferRange, false, 'bufferRange'))
+  }
+
+  // Folds
+
+  /** Folds a buffer range (clipped); returns the fold's id. Overlapping folds show as one. */
+  foldBufferRange(bufferRange: RangeLike): number {
+    const range = this.clipBufferRange(bufferRange)
+    const hidden = this.folds.anyContains(range.start, range.end)
+    const id = this.folds.add(range)
+    if (!hidden && !range.isEmpty()) this.relayOutFolds([range])
+    return id
+  }
+
+  /**
+   * Folds the indentation block that starts at or contains `bufferRow` (Atom's plain-text
+   * `foldBufferRow`): from the end of its first row to the end of its last. When that block is
+   * already folded, the enclosing block is folded instead. Returns the new fold's id, or null.
+   */
+  foldBufferRow(bufferRow: number): number | null {
+    const lastRow = this.buffer.getLastRow()
+    let row = Math.max(0, Math.min(lastRow, Math.floor(Number(bufferRow)) || 0))
+    let fromRowEnd = true
+    for (;;) {
+      const rows = foldableRowRangeContainingRow(this.buffer, row, this.tabLength, fromRowEnd)
+      if (!rows) return null
+      const start = new Point(rows[0], this.buffer.lineLengthForRow(rows[0]))
+      const existing = this.folds.intersecting(start, start)
+      if (existing.length === 0) return this.foldBufferRange([start, [rows[1], this.buffer.lineLengthForRow(rows[1])]])
+      const firstStart = existing[0]!.range.start
+      const position = fromRowEnd ? new Point(row, Infinity) : new Point(row, 0)
+      if (!firstStart.isLessThan(position)) return null
+      row = firstStart.row
+      fromRowEnd = false
+    }
+  }
+
+  /** Destroys every fold containing the end of `bufferRow` (Atom's `unfoldBufferRow`). */
+  unfoldBufferRow(bufferRow: number): Range[] {
+    const row = Math.floor(Number(bufferRow)) || 0
+    return this.destroyFoldsContainingBufferPositions([[row, Infinity]], false)
+  }
+
+  destroyFold(id: number): void {
+    const range = this.folds.get(id)
+    if (!range) return
+    this.folds.remove([id])
+    this.relayOutFolds([range])
+  }
+
+  /** Destroys the folds sharing a point with the range; returns their ranges. */
+  destroyFoldsIntersectingBufferRange(bufferRange: RangeLike): Range[] {
+    const range = this.clipBufferRange(bufferRange)
+    return this.destroyFolds(this.folds.intersecting(range.start, range.end))
+  }
+
+  /** Destroys the folds containing any of the positions (strictly inside when `excludeEndpoints`). */
+  destroyFoldsContainingBufferPositions(bufferPositions: PointLike[], excludeEndpoints: boolean): Range[] {
+    if (!Array.isArray(bufferPositions)) throw new TypeError('bufferPositions must be an array of points')
+    const doomed = new Map<number, Fold>()
+    for (const position of bufferPositions) {
+      const clipped = this.clipBufferPosition(position)
+      for (const fold of this.folds.containing(clipped, Boolean(excludeEndpoints))) doomed.set(fold.id, fold)
+    }
+    return this.destroyFolds([...doomed.values()])
+  }
+
+  unfoldAll(): Range[] {
+    return this.destroyFolds(this.folds.all())
+  }
+
+  /** Folds sharing at least a point with the range, in buffer order. */
+  foldsIntersectingBufferRange(bufferRange: RangeLike): Fold[] {
+    const range = this.clipBufferRange(bufferRange)
+    return this.folds.intersecting(range.start, range.end)
+  }
+
+  getFolds(): Fold[] {
+    return this.folds.all()
+  }
+
+  bufferRangeForFold(id: number): Range | undefined {
+    return this.folds.get(id)
+  }
+
+  /** True when a fold touches the row (Atom: a fold intersects [[row, 0], [row, length]]). */
+  isFoldedAtBufferRow(bufferRow: number): boolean {
+    const row = Math.floor(Number(bufferRow))
+    if (!(row >= 0) || row > this.buffer.getLastRow() || this.folds.size === 0) return false
+    return this.folds.intersecting(new Point(row, 0), new Point(row, this.buffer.lineLengthForRow(row))).length > 0
+  }
+
+  isFoldedAtScreenRow(screenRow: number): boolean {
+    return this.isFoldedAtBufferRow(this.bufferRowForScreenRow(screenRow))
+  }
+
+  /** True when an indentation fold starts at the row (Atom's plain-text `isFoldableAtRow`). */
+  isFoldableAtBufferRow(bufferRow: number): boolean {
+    const row = Math.floor(Number(bufferRow))
+    if (!(row >= 0) || row > this.buffer.getLastRow()) return false
+    return isFoldableAtRow(this.buffer, row)
+  }
+
+  // Internals
+
+  private updateSettings(): void {
+    this.layout.setSettings({ tabLength: this.tabLength, wrapColumn: this.getSoftWrapColumn(), hangingIndent: this.hangingIndent })
+    this.atomicClipSettings = { tabLength: this.tabLength, atomicSoftTabs: this.atomicSoftTabs, wrapColumn: this.getSoftWrapColumn() }
+  }
+
+  private clipSettings(): AtomicClipSettings {
+    return this.atomicClipSettings
+  }
+
+  private screenRowEntry(screenRow: number): { entry: RowEntry; k: number } | null {
+    const row = Math.floor(Number(screenRow))
+    if (!(row >= 0) || row >= this.rows.screenCount) return null
+    const entry = this.rows.rowForScreen(row)
+    return { entry, k: row - entry.screenStart }
+  }
+
+  private screenPositionForValidPosition(row: number, column: number, direction: ClipDirection): Point {
+    let entry = this.rows.lookup(row)
+    if (entry.count === 0) entry = this.rows.lookup(this.rows.ownerRow(row))
+    else if (this.layout.isPlain(entry)) return new Point(entry.screenStart, column)
+    const owner = entry.row
+    let target: RowColumn = { row, column }
+    const fold = this.folds.size === 0 ? null : this.folds.mergedStrictlyContaining(row, column)
+    if (fold) target = this.clipIntoFoldEdge(fold, target, direction)
+    const line = this.layout.displayLine(owner)
+    const k = rowIndexForPosition(line, target.row, target.column)
+    return new Point(entry.screenStart + k, screenColumnForPosition(line, k, target.row, target.column, this.tabLength))
+  }
+
+  /** A position strictly inside a fold goes to its start or end (closest: the nearer, ties to the start). */
+  private clipIntoFoldEdge(fold: FoldSpan, position: RowColumn, direction: ClipDirection): RowColumn {
+    const start = { row: fold.startRow, column: fold.startColumn }
+    const end = { row: fold.endRow, column: fold.endColumn }
+    if (direction === 'backward') return start
+    if (direction === 'forward') return end
+    const fromStart = position.row === start.row ? { row: 0, column: position.column - start.column } : { row: position.row - start.row, column: position.column }
+    const toEnd = end.row === position.row ? { row: 0, column: end.column - position.column } : { row: end.row - position.row, column: end.column }
+    return compare(fromStart, toEnd) <= 0 ? start : end
+  }
+
+  private relayOutFolds(ranges: Range[]): void {
+    this.emit(this.layout.relayOutRowRanges(ranges.map((range) => [range.start.row, range.end.row])))
+  }
+
+  private destroyFolds(folds: Fold[]): Range[] {
+    if (folds.length === 0) return []
+    const ranges = this.folds.remove(folds.map((fold) => fold.id))
+    this.relayOutFolds(ranges)
+    return ranges
+  }
+
+  private relayOutWiderThan(width: number): void {
+    this.emit(this.layout.relayOutWhere((maxWidth) => maxWidth > width, (meta) => metaWidth(meta) > width))
+  }
+
+  private emit(patch: ScreenPatch): void {
+    if (patch.isEmpty() || !this.emitter.hasListeners('did-change')) return
+    this.emitter.emit('did-change', patch.changes())
   }
 }

@@ -296,11 +296,19 @@ export abstract class EditorModel extends EditorCommands {
       softTabs: this.softTabs,
     })
     if (edits.length === 0) return
+    // Atom keeps a cursor at the end of the last row before an appended block-comment end.
+    const endColumn = this.buffer.lineLengthForRow(endRow)
+    const appended = edits.find((edit) => edit.row === endRow && edit.startColumn === endColumn && edit.endColumn === endColumn)
+    const cursorsAtEnd = appended ? this.getSelections().filter((s) => s.isEmpty() && s.getHeadBufferPosition().isEqual([endRow, endColumn])) : []
     this.mutateText('toggleLineComments', {}, () => {
       // Bottom-up, so each edit's columns are still those of the text it was computed from.
       const ordered = [...edits].sort((a, b) => b.row - a.row || b.startColumn - a.startColumn)
       for (const edit of ordered) {
         this.buffer.setTextInRange([[edit.row, edit.startColumn], [edit.row, edit.endColumn]], edit.text, { normalizeLineEndings: false })
+      }
+      for (const selection of cursorsAtEnd) {
+        const { row, column } = selection.getHeadBufferPosition()
+        selection.cursor.setBufferPosition([row, column - appended!.text.length])
       }
     })
   }

@@ -152,3 +152,31 @@ describe('TextBuffer', () => {
     })
   }
 })
+
+describe('TextBuffer line-ending pairs', () => {
+  const cases: [string, number, number, string, string][] = [
+    // text, offset, deleteLength, insert, expected rows after
+    ['a\rb', 2, 0, '\n', '["a","b"]'],
+    ['a\rXb', 2, 1, '\n', '["a","b"]'],
+    ['a\rX\nb', 2, 1, '', '["a","b"]'],
+    ['a\r\nb', 2, 0, 'X', '["a","X","b"]'],
+    ['a\nb', 1, 0, '\r', '["a","b"]'],
+    ['a\r\nb', 1, 1, '', '["a","b"]'],
+  ]
+  for (const [text, offset, del, insert, rows] of cases) {
+    it(`reports row extents that match the rows for ${JSON.stringify(text)} edited at ${offset}`, () => {
+      const buffer = new TextBuffer({ text })
+      let rowDelta = 0
+      buffer.onDidChange((event) => {
+        for (const change of event.changes) rowDelta += change.newExtent.row - change.oldExtent.row
+      })
+      const before = buffer.getLineCount()
+      buffer.doc.transact(() => {
+        buffer.ytext.delete(offset, del)
+        buffer.ytext.insert(offset, insert)
+      })
+      expect(JSON.stringify(buffer.getLines())).toBe(rows)
+      expect(before + rowDelta).toBe(buffer.getLineCount())
+    })
+  }
+})

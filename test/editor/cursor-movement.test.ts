@@ -82,9 +82,13 @@ describe('cursor movement', () => {
   })
 
   it('snaps to a tab stop when moving vertically into indentation', () => {
+    // Atom's 'closest' clip goes to the next stop only past the middle of a soft tab.
     const editor = editorWith('abc|\n    x', { tabLength: 2 })
     editor.moveDown()
-    expect(editor.getCursorBufferPosition()).toEqual(new Point(1, 4))
+    expect(editor.getCursorBufferPosition()).toEqual(new Point(1, 2))
+    const wide = editorWith('abc|\n        x', { tabLength: 4 })
+    wide.moveDown()
+    expect(wide.getCursorBufferPosition()).toEqual(new Point(1, 4))
     const other = editorWith('a|\n    x', { tabLength: 4 })
     other.moveDown()
     expect(other.getCursorBufferPosition()).toEqual(new Point(1, 0))

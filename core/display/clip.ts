@@ -1,0 +1,31 @@
+import { isHighSurrogate, isLowSurrogate } from './char-width.ts'
+import type { ClipDirection } from './display-line.ts'
+
+export interface AtomicClipSettings {
+  readonly tabLength: number
+  readonly atomicSoftTabs: boolean
+  /** Soft tabs past the wrap column are not atomic (Atom); Infinity when soft wrap is off. */
+  readonly wrapColumn: number
+}
+
+/**
+ * How far a buffer column must move so that it is not inside a surrogate pair or, with atomic soft
+ * tabs, inside one tab stop's worth of leading spaces (Atom's `getClipColumnDelta`): a column that
+ * only has spaces before it and up to the next tab stop snaps to a tab stop, by direction; `closest`
+ * snaps forward only past the middle of the stop.
+ */
+export function clipColumnDelta(line: string, column: number, direction: ClipDirection, settings: AtomicClipSettings): number {
+  if (column > 0 && isHighSurrogate(line.charCodeAt(column - 1)) && isLowSurrogate(line.charCodeAt(column))) {
+    return direction === 'forward' ? 1 : -1
+  }
+  if (!settings.atomicSoftTabs || column > settings.wrapColumn) return 0
+  for (let c = column; c >= 0; c--) if (line.charCodeAt(c) !== 32) return 0
+  const { tabLength } = settings
+  const previousStop = column - (column % tabLength)
+  if (column === previousStop) return 0
+  const nextStop = previousStop + tabLength
+  for (let c = column; c < nextStop; c++) if (line.charCodeAt(c) !== 32) return 0
+  if (direction === 'backward') return previousStop - column
+  if (direction === 'forward') return nextStop - column
+  return column - previousStop > tabLength / 2 ? nextStop - column : previousStop - column
+}

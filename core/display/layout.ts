@@ -1,0 +1,246 @@
+import { charWidthAt } from './char-width.ts'
+import type { FoldSpan } from './fold-set.ts'
+
+/** What a fold shows as on screen: one column. */
+export const FOLD_PLACEHOLDER = '⋯'
+
+/**
+ * A display line is one buffer row, or several joined by folds: the visible text of each row as a
+ * text piece, each (merged) fold as a fold piece between them. It always starts and ends with a text
+ * piece (possibly empty) and alternates text, fold, text, ...
+ */
+export interface TextPiece {
+  readonly kind: 'text'
+  readonly row: number
+  readonly start: number
+  readonly end: number
+  readonly line: string
+}
+
+export interface FoldPiece {
+  readonly kind: 'fold'
+  readonly fold: FoldSpan
+}
+
+export type Piece = TextPiece | FoldPiece
+
+export interface LayoutSettings {
+  readonly tabLength: number
+  /** Width at which lines wrap; Infinity when soft wrap is off. */
+  readonly wrapColumn: number
+  readonly hangingIndent: number
+}
+
+/** One screen row of a display line. */
+export interface ScreenRowLayout {
+  /** The piece where the row's content starts, and the buffer column in it (0 for a fold piece). */
+  readonly piece: number
+  readonly column: number
+  /** Columns of soft-wrap indentation before the content (0 on a display line's first row). */
+  readonly indent: number
+  /** Screen columns of the row, indentation and trailing whitespace included. */
+  readonly length: number
+}
+
+export interface DisplayLine {
+  readonly pieces: readonly Piece[]
+  readonly rows: readonly ScreenRowLayout[]
+  /** Width of the unwrapped line in wrap columns (tabs expanded, wide characters 2, a fold 1). */
+  readonly width: number
+  readonly hasTab: boolean
+}
+
+const TAB = 9
+const SPACE = 32
+
+/** Cuts the display line that starts at `startRow` into pieces around the merged folds on it. */
+export function buildPieces(startRow: number, lineForRow: (row: number) => string, folds: readonly FoldSpan[]): Piece[] {
+  const pieces: Piece[] = []
+  let row = startRow
+  let column = 0
+  let line = lineForRow(row)
+  for (const fold of folds) {
+    if (fold.startRow !== row || fold.startColumn < column) continue
+    pieces.push({ kind: 'text', row, start: column, end: Math.min(fold.startColumn, line.length), line })
+    pieces.push({ kind: 'fold', fold })
+    if (fold.endRow !== row) line = lineForRow(fold.endRow)
+    row = fold.endRow
+    column = Math.min(fold.endColumn, line.length)
+  }
+  pieces.push({ kind: 'text', row, start: column, end: line.length, line })
+  return pieces
+}
+
+function startOf(piece: Piece): number {
+  return piece.kind === 'text' ? piece.start : 0
+}
+
+/** Size of a display line without its row layout: what the row index stores. */
+export interface LineMeasure {
+  rowCount: number
+  width: number
+  hasTab: boolean
+}
+
+/** Measures one piece of text from screen column `columns` into `out` (width, tab); returns the new column. */
+function measureText(line: string, from: number, to: number, columns: number, tabLength: number, out: LineMeasure): number {
+  let width = out.width
+  for (let i = from; i < to; i++) {
+    const code = line.charCodeAt(i)
+    if (code === TAB) {
+      const distance = tabLength - (columns % tabLength)
+      columns += distance
+      width += distance
+      out.hasTab = true
+    } else {
+      columns++
+      width += code < 0x1100 ? 1 : charWidthAt(line, i)
+    }
+  }
+  out.width = width
+  return columns
+}
+
+/** Measures the pieces into `out`; returns the unwrapped line's screen columns. */
+function measurePieces(pieces: readonly Piece[], tabLength: number, out: LineMeasure): number {
+  out.width = 0
+  out.hasTab = false
+  let columns = 0
+  for (const piece of pieces) {
+    if (piece.kind === 'fold') {
+      columns++
+      out.width++
+    } else {
+      columns = measureText(piece.line, piece.start, piece.end, columns, tabLength, out)
+    }
+  }
+  return columns
+}
+
+/** Lays out a display line: one screen row unless it is wider than the wrap column. */
+export function layoutDisplayLine(pieces: readonly Piece[], settings: LayoutSettings): DisplayLine {
+  const measure: LineMeasure = { rowCount: 1, width: 0, hasTab: false }
+  const columns = measurePieces(pieces, settings.tabLength, measure)
+  const rows: ScreenRowLayout[] = []
+  if (measure.width <= settings.wrapColumn) rows.push({ piece: 0, column: startOf(pieces[0]!), indent: 0, length: columns })
+  else wrapRows(pieces, settings, rows)
+  return { pieces, rows, width: measure.width, hasTab: measure.hasTab }
+}
+
+/** Counts the screen rows of a display line into `out` without keeping its layout. */
+export function measureDisplayLine(pieces: readonly Piece[], settings: LayoutSettings, out: LineMeasure): void {
+  measurePieces(pieces, settings.tabLength, out)
+  out.rowCount = out.width <= settings.wrapColumn ? 1 : wrapRows(pieces, settings, null)
+}
+
+/** `measureDisplayLine` for a buffer row with no fold on it; allocates only when the row wraps. */
+export function measureRow(row: number, line: string, settings: LayoutSettings, out: LineMeasure): void {
+  out.width = 0
+  out.hasTab = false
+  measureText(line, 0, line.length, 0, settings.tabLength, out)
+  out.rowCount = out.width <= settings.wrapColumn ? 1 : wrapRows([{ kind: 'text', row, start: 0, end: line.length, line }], settings, null)
+}
+
+/**
+ * Atom's soft wrap: break before the character that would pass the wrap column, at the last word
+ * start (whitespace followed by non-whitespace) on the row when there is one, inside the word when
+ * there is none. Continuation rows are indented like the line's leading whitespace (unless that is
+ * not narrower than the wrap column) plus the hanging indent (when that still fits). After a break
+ * the layout resumes from the break, so tabs re-expand from their new columns.
+ * As in Atom, the character "before" a position is the buffer's (a fold is transparent): the text
+ * after a fold starts a word when the folded text ended with a space, and nothing breaks right after
+ * a fold that ends at column 0.
+ * Pushes the rows into `rows` when given; returns how many there are.
+ */
+function wrapRows(pieces: readonly Piece[], settings: LayoutSettings, rows: ScreenRowLayout[] | null): number {
+  const { tabLength, wrapColumn, hangingIndent } = settings
+  const count = pieces.length
+  let rowCount = 0
+  let p = 0
+  let i = startOf(pieces[0]!)
+  let rowPiece = p
+  let rowColumn = i
+  let indent = 0
+  let column = 0
+  let width = 0
+  let firstNonWhitespace = -1
+  let boundaryPiece = -1
+  let boundaryIndex = 0
+  let boundaryColumn = 0
+  // Where the layout goes on after a break: the boundary, or the character that did not fit.
+  let breakPiece = -1
+  let breakIndex = 0
+  let breakColumn = 0
+  pieces: while (p < count) {
+    const piece = pieces[p]!
+    if (piece.kind === 'fold') {
+      const foldColumn = piece.fold.startColumn
+      const previous = foldColumn > 0 ? (pieces[p - 1] as TextPiece).line.charCodeAt(foldColumn - 1) : -1
+      const atRowStart = p === rowPiece
+      if (firstNonWhitespace < 0) firstNonWhitespace = column
+      else if (!atRowStart && (previous === SPACE || previous === TAB)) {
+        boundaryPiece = p
+        boundaryIndex = 0
+        boundaryColumn = column
+      }
+      if (!atRowStart && previous >= 0 && width > 0 && width + 1 > wrapColumn) {
+        breakPiece = p
+        breakIndex = 0
+        breakColumn = column
+      } else {
+        column++
+        width++
+        p++
+        if (p < count) i = startOf(pieces[p]!)
+        continue
+      }
+    } else {
+      const { line, end } = piece
+      const rowStartHere = p === rowPiece ? rowColumn : -1
+      let previous = i > 0 ? line.charCodeAt(i - 1) : -1
+      for (; i < end; i++) {
+        const code = line.charCodeAt(i)
+        const isWhitespace = code === SPACE || code === TAB
+        if (firstNonWhitespace < 0) {
+          if (!isWhitespace) firstNonWhitespace = column
+        } else if (!isWhitespace && (previous === SPACE || previous === TAB) && i !== rowStartHere) {
+          boundaryPiece = p
+          boundaryIndex = i
+          boundaryColumn = column
+        }
+        const characterWidth = code === TAB ? tabLength - (column % tabLength) : code < 0x1100 ? 1 : charWidthAt(line, i)
+        if (width + characterWidth > wrapColumn && width > 0 && characterWidth > 0 && previous >= 0 && i !== rowStartHere) {
+          breakPiece = p
+          breakIndex = i
+          breakColumn = column
+          break
+        }
+        column += code === TAB ? characterWidth : 1
+        width += characterWidth
+        previous = code
+      }
+      if (breakPiece < 0) {
+        p++
+        if (p < count) i = startOf(pieces[p]!)
+        continue pieces
+      }
+    }
+    if (boundaryPiece >= 0) {
+      breakPiece = boundaryPiece
+      breakIndex = boundaryIndex
+      breakColumn = boundaryColumn
+    }
+    rows?.push({ piece: rowPiece, column: rowColumn, indent, length: breakColumn })
+    rowCount++
+    indent = firstNonWhitespace >= 0 && firstNonWhitespace < wrapColumn ? firstNonWhitespace : 0
+    if (indent + hangingIndent < wrapColumn) indent += hangingIndent
+    p = rowPiece = breakPiece
+    i = rowColumn = breakIndex
+    column = indent
+    width = indent
+    boundaryPiece = -1
+    breakPiece = -1
+  }
+  rows?.push({ piece: rowPiece, column: rowColumn, indent, length: column })
+  return rowCount + 1
+}

@@ -1,0 +1,414 @@
+/**
+ * One entry per buffer row: how many screen rows the row starts (0 for a row hidden inside a fold,
+ * which belongs to the display line of the row where the fold starts) and a `meta` number packing the
+ * display line's unwrapped width with a has-hard-tab bit. A balanced tree of leaves keeps, per node,
+ * the row count, the screen-row sum, the widest line and whether any line has a tab, so that
+ * buffer row <-> screen row is O(log n) and a setting change visits only the rows it can affect.
+ */
+
+const LEAF_MAX = 128
+const BRANCH_MAX = 32
+
+interface Leaf {
+  readonly leaf: true
+  counts: number[]
+  metas: number[]
+  screens: number
+  maxWidth: number
+  anyTab: boolean
+}
+
+interface Branch {
+  readonly leaf: false
+  children: TreeNode[]
+  rows: number
+  screens: number
+  maxWidth: number
+  anyTab: boolean
+}
+
+type TreeNode = Leaf | Branch
+
+/** Packs a display line's unwrapped width (in wrap columns) and whether it holds a hard tab. */
+export function packMeta(width: number, hasTab: boolean): number {
+  return width * 2 + (hasTab ? 1 : 0)
+}
+
+export function metaWidth(meta: number): number {
+  return (meta - (meta % 2)) / 2
+}
+
+export function metaHasTab(meta: number): boolean {
+  return meta % 2 === 1
+}
+
+function rowsOf(node: TreeNode): number {
+  return node.leaf ? node.counts.length : node.rows
+}
+
+function refreshLeaf(leaf: Leaf): Leaf {
+  let screens = 0
+  let maxWidth = 0
+  let anyTab = false
+  const { counts, metas } = leaf
+  for (let i = 0; i < counts.length; i++) {
+    screens += counts[i]!
+    const meta = metas[i]!
+    const width = metaWidth(meta)
+    if (width > maxWidth) maxWidth = width
+    if (meta % 2 === 1) anyTab = true
+  }
+  leaf.screens = screens
+  leaf.maxWidth = maxWidth
+  leaf.anyTab = anyTab
+  return leaf
+}
+
+function refreshBranch(branch: Branch): Branch {
+  let rows = 0
+  let screens = 0
+  let maxWidth = 0
+  let anyTab = false
+  for (const child of branch.children) {
+    rows += rowsOf(child)
+    screens += child.screens
+    if (child.maxWidth > maxWidth) maxWidth = child.maxWidth
+    if (child.anyTab) anyTab = true
+  }
+  branch.rows = rows
+  branch.screens = screens
+  branch.maxWidth = maxWidth
+  branch.anyTab = anyTab
+  return branch
+}
+
+function makeLeaf(counts: number[], metas: number[]): Leaf {
+  return refreshLeaf({ leaf: true, counts, metas, screens: 0, maxWidth: 0, anyTab: false })
+}
+
+function makeBranch(children: TreeNode[]): Branch {
+  return refreshBranch({ leaf: false, children, rows: 0, screens: 0, maxWidth: 0, anyTab: false })
+}
+
+/** Splits `length` items into even chunks of at most `max`, as [start, end) pairs. */
+function chunkBounds(length: number, max: number): [number, number][] {
+  if (length <= max) return [[0, length]]
+  const count = Math.ceil(length / max)
+  const size = Math.ceil(length / count)
+  const bounds: [number, number][] = []
+  for (let i = 0; i < length; i += size) bounds.push([i, Math.min(length, i + size)])
+  return bounds
+}
+
+function leavesFrom(counts: number[], metas: number[]): Leaf[] {
+  if (counts.length === 0) return []
+  return chunkBounds(counts.length, LEAF_MAX).map(([a, b]) => makeLeaf(counts.slice(a, b), metas.slice(a, b)))
+}
+
+function branchesFrom(nodes: TreeNode[]): TreeNode[] {
+  return chunkBounds(nodes.length, BRANCH_MAX).map(([a, b]) => makeBranch(nodes.slice(a, b)))
+}
+
+/** Joins neighbouring small leaves so that deletions do not leave the tree full of slivers. */
+function mergeSmallLeaves(children: TreeNode[]): void {
+  for (let i = children.length - 1; i > 0; i--) {
+    const a = children[i - 1]!
+    const b = children[i]!
+    if (a.leaf && b.leaf && a.counts.length + b.counts.length <= LEAF_MAX / 2) {
+      children.splice(i - 1, 2, makeLeaf(a.counts.concat(b.counts), a.metas.concat(b.metas)))
+    }
+  }
+}
+
+/** Replaces rows [from, to) of `node` by the given entries; returns the nodes that take its place. */
+function spliceNode(node: TreeNode, from: number, to: number, counts: number[], metas: number[]): TreeNode[] {
+  if (node.leaf) {
+    const newCounts = node.counts.slice(0, from).concat(counts, node.counts.slice(to))
+    const newMetas = node.metas.slice(0, from).concat(metas, node.metas.slice(to))
+    return leavesFrom(newCounts, newMetas)
+  }
+  const children: TreeNode[] = []
+  let start = 0
+  let inserted = false
+  const last = node.children.length - 1
+  for (let i = 0; i <= last; i++) {
+    const child = node.children[i]!
+    const count = rowsOf(child)
+    const end = start + count
+    // The insertion goes into the child holding row `from` (the last child when appending).
+    const holdsInsert = !inserted && (from < end || (i === last && from <= end))
+    const overlaps = from < end && to > start
+    if (holdsInsert || overlaps) {
+      const localFrom = Math.max(from - start, 0)
+      const localTo = Math.min(Math.max(to - start, localFrom), count)
+      children.push(...spliceNode(child, localFrom, localTo, holdsInsert ? counts : [], holdsInsert ? metas : []))
+      if (holdsInsert) inserted = true
+    } else {
+      children.push(child)
+    }
+    start = end
+  }
+  mergeSmallLeaves(children)
+  if (children.length === 0) return []
+  return branchesFrom(children)
+}
+
+/** Overwrites one entry, updating the leaf's sums without a rescan unless its widest row narrowed. */
+function assignOne(leaf: Leaf, index: number, count: number, meta: number): void {
+  const oldMeta = leaf.metas[index]!
+  leaf.screens += count - leaf.counts[index]!
+  leaf.counts[index] = count
+  leaf.metas[index] = meta
+  const width = metaWidth(meta)
+  const hasTab = meta % 2 === 1
+  if (metaWidth(oldMeta) === leaf.maxWidth && width < leaf.maxWidth) refreshLeaf(leaf)
+  else if (oldMeta % 2 === 1 && !hasTab) refreshLeaf(leaf)
+  else {
+    if (width > leaf.maxWidth) leaf.maxWidth = width
+    if (hasTab) leaf.anyTab = true
+  }
+}
+
+/** Overwrites entries in place from row `from` (no change of shape); refreshes the sums on the way up. */
+function assignNode(node: TreeNode, from: number, counts: number[], metas: number[], offset: number): void {
+  if (node.leaf) {
+    const end = Math.min(node.counts.length, from + counts.length - offset)
+    if (end === from + 1 && from < node.counts.length) {
+      assignOne(node, from, counts[offset]!, metas[offset]!)
+      return
+    }
+    for (let row = from, i = offset; row < end; row++, i++) {
+      node.counts[row] = counts[i]!
+      node.metas[row] = metas[i]!
+    }
+    refreshLeaf(node)
+    return
+  }
+  let start = 0
+  const until = from + counts.length - offset
+  for (const child of node.children) {
+    const size = rowsOf(child)
+    const end = start + size
+    if (end > from && start < until) {
+      const localFrom = Math.max(0, from - start)
+      assignNode(child, localFrom, counts, metas, offset + Math.max(0, start - from))
+    }
+    if (end >= until) break
+    start = end
+  }
+  refreshBranch(node)
+}
+
+/** A row's entry and where its screen rows start. */
+export interface RowEntry {
+  readonly row: number
+  readonly screenStart: number
+  readonly count: number
+  readonly meta: number
+}
+
+/** What `RowIndex.update` may change for one row: a new entry, or undefined to keep it. */
+export type RowUpdate = { count: number; meta: number } | undefined
+
+export class RowIndex {
+  private root: TreeNode
+
+  constructor(counts: number[] = [1], metas: number[] = [0]) {
+    this.root = RowIndex.build(counts, metas)
+  }
+
+  private static build(counts: number[], metas: number[]): TreeNode {
+    let level: TreeNode[] = leavesFrom(counts, metas)
+    if (level.length === 0) return makeLeaf([], [])
+    while (level.length > 1) level = branchesFrom(level)
+    return level[0]!
+  }
+
+  get rowCount(): number {
+    return rowsOf(this.root)
+  }
+
+  get screenCount(): number {
+    return this.root.screens
+  }
+
+  /** Screen rows started by `row` (0 when it is hidden in a fold, or outside the index). */
+  count(row: number): number {
+    let node = this.root
+    let local = row
+    while (!node.leaf) {
+      let next: TreeNode | null = null
+      for (const child of node.children) {
+        const size = rowsOf(child)
+        if (local < size) {
+          next = child
+          break
+        }
+        local -= size
+      }
+      if (next === null) return 0
+      node = next
+    }
+    return node.counts[local] ?? 0
+  }
+
+  /** Number of screen rows before buffer row `row`. */
+  screenStart(row: number): number {
+    return this.lookup(row).screenStart
+  }
+
+  /** One descent: the entry of `row` and the number of screen rows before it. */
+  lookup(row: number): RowEntry {
+    let node = this.root
+    let local = row
+    let screens = 0
+    while (!node.leaf) {
+      let next: TreeNode | null = null
+      for (const child of node.children) {
+        const size = rowsOf(child)
+        if (local < size) {
+          next = child
+          break
+        }
+        local -= size
+        screens += child.screens
+      }
+      if (next === null) return { row, screenStart: screens, count: 0, meta: 0 }
+      node = next
+    }
+    const counts = node.counts
+    const end = Math.min(local, counts.length)
+    for (let i = 0; i < end; i++) screens += counts[i]!
+    return { row, screenStart: screens, count: counts[local] ?? 0, meta: node.metas[local] ?? 0 }
+  }
+
+  /**
+   * The entry of the buffer row whose screen rows include `screenRow`, with the first screen row of
+   * that row. Past the end it answers row `rowCount` with `screenStart` = `screenCount` and count 0.
+   */
+  rowForScreen(screenRow: number): RowEntry {
+    if (screenRow >= this.root.screens) return { row: this.rowCount, screenStart: this.root.screens, count: 0, meta: 0 }
+    let node = this.root
+    let remaining = Math.max(0, screenRow)
+    let row = 0
+    let screenStart = 0
+    while (!node.leaf) {
+      let next: TreeNode | null = null
+      for (const child of node.children) {
+        if (remaining < child.screens) {
+          next = child
+          break
+        }
+        remaining -= child.screens
+        screenStart += child.screens
+        row += rowsOf(child)
+      }
+      node = next!
+    }
+    const counts = node.counts
+    for (let i = 0; i < counts.length; i++) {
+      const count = counts[i]!
+      if (remaining < count) return { row: row + i, screenStart, count, meta: node.metas[i]! }
+      remaining -= count
+      screenStart += count
+    }
+    return { row: row + counts.length, screenStart, count: 0, meta: 0 }
+  }
+
+  /** The row that starts the display line holding `row` (itself unless it is hidden in a fold). */
+  ownerRow(row: number): number {
+    if (row <= 0 || this.count(row) > 0) return row
+    const start = this.screenStart(row)
+    return start === 0 ? 0 : this.rowForScreen(start - 1).row
+  }
+
+  /** The last row of the display line that `row` starts or belongs to. */
+  displayLineEnd(row: number): number {
+    const rowCount = this.rowCount
+    if (row + 1 >= rowCount) return rowCount - 1
+    // Usually the next row starts a display line of its own.
+    if (this.count(row + 1) > 0) return row
+    const owner = this.ownerRow(row)
+    const next = this.screenStart(owner) + Math.max(1, this.count(owner))
+    return next >= this.root.screens ? this.rowCount - 1 : this.rowForScreen(next).row - 1
+  }
+
+  /** Overwrites the entry of one row. */
+  set(row: number, count: number, meta: number): void {
+    const path: Branch[] = []
+    let node = this.root
+    let local = row
+    while (!node.leaf) {
+      let next: TreeNode | null = null
+      for (const child of node.children) {
+        const size = rowsOf(child)
+        if (local < size) {
+          next = child
+          break
+        }
+        local -= size
+      }
+      if (next === null) return
+      path.push(node)
+      node = next
+    }
+    if (local >= node.counts.length) return
+    assignOne(node, local, count, meta)
+    for (let i = path.length - 1; i >= 0; i--) refreshBranch(path[i]!)
+  }
+
+  /** Replaces rows [from, to) by the given entries. */
+  splice(from: number, to: number, counts: number[], metas: number[]): void {
+    if (to - from === counts.length && counts.length > 0) {
+      assignNode(this.root, from, counts, metas, 0)
+      return
+    }
+    let nodes = spliceNode(this.root, from, to, counts, metas)
+    if (nodes.length === 0) nodes = [makeLeaf([], [])]
+    while (nodes.length > 1) nodes = branchesFrom(nodes)
+    let root = nodes[0]!
+    while (!root.leaf && root.children.length === 1) root = root.children[0]!
+    this.root = root
+  }
+
+  /** Replaces every entry. */
+  reset(counts: number[], metas: number[]): void {
+    this.root = RowIndex.build(counts, metas)
+  }
+
+  /**
+   * Visits, in order, the rows of subtrees that `mayMatch(maxWidth, anyTab)` admits, and lets `update`
+   * replace their entries. `screenStart` is the row's first screen row counting the updates already
+   * made, which is what a listener replaying the changes in order needs.
+   */
+  update(
+    mayMatch: (maxWidth: number, anyTab: boolean) => boolean,
+    update: (row: number, count: number, meta: number, screenStart: number) => RowUpdate,
+  ): void {
+    const walk = (node: TreeNode, firstRow: number, firstScreen: number): void => {
+      if (node.leaf) {
+        let screen = firstScreen
+        for (let i = 0; i < node.counts.length; i++) {
+          const count = node.counts[i]!
+          const result = update(firstRow + i, count, node.metas[i]!, screen)
+          if (result) {
+            node.counts[i] = result.count
+            node.metas[i] = result.meta
+          }
+          screen += node.counts[i]!
+        }
+        refreshLeaf(node)
+        return
+      }
+      let row = firstRow
+      let screen = firstScreen
+      for (const child of node.children) {
+        if (mayMatch(child.maxWidth, child.anyTab)) walk(child, row, screen)
+        row += rowsOf(child)
+        screen += child.screens
+      }
+      refreshBranch(node)
+    }
+    if (mayMatch(this.root.maxWidth, this.root.anyTab)) walk(this.root, 0, 0)
+  }
+}

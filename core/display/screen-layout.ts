@@ -1,0 +1,277 @@
+import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { BufferChangeEvent, TextChange } from '../buffer/text-change.ts'
+import { Point } from '../point/point.ts'
+import type { FoldSet } from './fold-set.ts'
+import { buildPieces, layoutDisplayLine, measureDisplayLine, measureRow, type DisplayLine, type LayoutSettings, type LineMeasure } from './layout.ts'
+import { RowIndex, metaHasTab, packMeta, type RowEntry } from './row-index.ts'
+import { ScreenPatch } from './screen-patch.ts'
+
+/** Reads lines one by one, switching to one bulk read when an update touches many rows. */
+class LineReader {
+  private lines: string[] | null = null
+  private reads = 0
+  constructor(private readonly buffer: TextBuffer) {}
+
+  get(row: number): string {
+    if (this.lines) return this.lines[row] ?? ''
+    if (++this.reads > 2048) {
+      this.lines = this.buffer.getLines()
+      return this.lines[row] ?? ''
+    }
+    return this.buffer.lineForRow(row) ?? ''
+  }
+}
+
+const CACHE_LIMIT = 256
+
+/**
+ * The screen rows of a buffer under a set of folds and layout settings, kept current incrementally:
+ * a row index with one entry per buffer row (screen rows it starts, 0 when a fold hides it; the
+ * display line's unwrapped width and tab bit), and the layouts of recently used display lines.
+ * Each update re-lays out only the display lines it can affect and answers the screen rows it
+ * replaced. The display layer owns the settings and the folds and tells it what changed.
+ */
+export class ScreenLayout {
+  readonly rows = new RowIndex()
+  private settings: LayoutSettings = { tabLength: 2, wrapColumn: Infinity, hangingIndent: 0 }
+  private readonly cache = new Map<number, DisplayLine>()
+  private readonly measure: LineMeasure = { rowCount: 1, width: 0, hasTab: false }
+
+  constructor(
+    private readonly buffer: TextBuffer,
+    private readonly folds: FoldSet,
+  ) {}
+
+  /** Takes new settings; the caller then re-lays out what they affect. */
+  setSettings(settings: LayoutSettings): void {
+    this.settings = settings
+    this.cache.clear()
+  }
+
+  /** A display line of one buffer row, one screen row, no tab, no fold: columns map one to one. */
+  isPlain(entry: RowEntry): boolean {
+    return entry.count === 1 && !metaHasTab(entry.meta) && (this.folds.size === 0 || !this.folds.hasMergedFoldOnRow(entry.row))
+  }
+
+  /** The layout of the display line that `ownerRow` starts (cached until the next change). */
+  displayLine(ownerRow: number): DisplayLine {
+    let line = this.cache.get(ownerRow)
+    if (!line) {
+      if (this.cache.size >= CACHE_LIMIT) this.cache.clear()
+      const [first, last] = this.folds.displayLineRows(ownerRow)
+      const folds = this.folds.size === 0 ? [] : this.folds.mergedStartingInRows(first, last)
+      line = layoutDisplayLine(buildPieces(first, (row) => this.buffer.lineForRow(row) ?? '', folds), this.settings)
+      this.cache.set(ownerRow, line)
+    }
+    return line
+  }
+
+  layOutEverything(): void {
+    this.cache.clear()
+    const lines = this.buffer.getLines()
+    const counts: number[] = new Array(lines.length)
+    const metas: number[] = new Array(lines.length)
+    const lineAt = (row: number): string => lines[row] ?? ''
+    const measure = this.measure
+    for (let row = 0; row < lines.length; ) {
+      const last = this.measureDisplayLine(row, lineAt)
+      counts[row] = measure.rowCount
+      metas[row] = packMeta(measure.width, measure.hasTab)
+      for (let hidden = row + 1; hidden <= last; hidden++) {
+        counts[hidden] = 0
+        metas[hidden] = 0
+      }
+      row = last + 1
+    }
+    this.rows.reset(counts, metas)
+  }
+
+  /** Re-lays out the display lines holding rows of these (inclusive) row ranges, after a fold change. */
+  relayOutRowRanges(ranges: [number, number][]): ScreenPatch {
+    this.cache.clear()
+    const patch = new ScreenPatch()
+    const reader = new LineReader(this.buffer)
+    this.relayOutRanges(ranges, patch, (row) => reader.get(row))
+    return patch
+  }
+
+  /**
+   * Re-lays out the display lines whose entry `matches`, visiting only the parts of the index that
+   * `mayMatch` admits (after a setting change: only rows with tabs, or wider than a width).
+   */
+  relayOutWhere(mayMatch: (maxWidth: number, anyTab: boolean) => boolean, matches: (meta: number) => boolean): ScreenPatch {
+    this.cache.clear()
+    const patch = new ScreenPatch()
+    const reader = new LineReader(this.buffer)
+    const lineAt = (row: number): string => reader.get(row)
+    const measure = this.measure
+    this.rows.update(mayMatch, (row, count, meta, screenStart) => {
+      if (count === 0 || !matches(meta)) return undefined
+      this.measureDisplayLine(row, lineAt)
+      patch.splice(screenStart, count, measure.rowCount)
+      return { count: measure.rowCount, meta: packMeta(measure.width, measure.hasTab) }
+    })
+    return patch
+  }
+
+  /** Follows one buffer change event: moves the folds and re-lays out the rows it touched. */
+  applyBufferChange(event: BufferChangeEvent): ScreenPatch {
+    this.cache.clear()
+    if (event.changes.length === 1) {
+      const patch = this.relayOutEditedRow(event.changes[0]!)
+      if (patch) return patch
+    }
+    const oldScreenCount = this.rows.screenCount
+    const patch = new ScreenPatch()
+    let dirty: [number, number][] = []
+    let consistent = true
+    for (const change of event.changes) {
+      const startRow = change.start.row
+      const oldEndRow = startRow + change.oldExtent.row
+      if (oldEndRow >= this.rows.rowCount) {
+        consistent = false
+        break
+      }
+      const first = this.rows.ownerRow(startRow)
+      const last = this.rows.displayLineEnd(oldEndRow)
+      const delta = change.newExtent.row - change.oldExtent.row
+      if (delta !== 0) {
+        // The changed display lines become one-row placeholders until they are laid out below.
+        const rowCount = last - first + 1 + delta
+        const screenStart = this.rows.screenStart(first)
+        const oldCount = this.rows.screenStart(last + 1) - screenStart
+        this.rows.splice(first, last + 1, new Array<number>(rowCount).fill(1), new Array<number>(rowCount).fill(0))
+        patch.splice(screenStart, oldCount, rowCount)
+      }
+      dirty = addDirtyRange(dirty, first, last, delta)
+      this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
+    }
+    if (!consistent || this.rows.rowCount !== this.buffer.getLineCount()) {
+      // The changes' extents did not add up to the buffer's rows: TextBuffer reports a '\r' and a
+      // '\n' that an edit joins into one line ending (or splits) as if they stayed apart. Lay
+      // everything out again, with the folds clipped into the text, rather than show a wrong screen.
+      this.folds.clipAll((row, column) => this.buffer.clipPosition(new Point(row, column)))
+      this.layOutEverything()
+      const full = new ScreenPatch()
+      full.splice(0, oldScreenCount, this.rows.screenCount)
+      return full
+    }
+    const reader = new LineReader(this.buffer)
+    this.relayOutRanges(dirty, patch, (row) => reader.get(row))
+    return patch
+  }
+
+  /**
+   * Typing: a change within one row that is a display line of its own and stays one. Re-measures that
+   * row alone; answers null (having changed nothing) when the change is not of that kind.
+   */
+  private relayOutEditedRow(change: TextChange): ScreenPatch | null {
+    const row = change.start.row
+    if (change.oldExtent.row !== 0 || change.newExtent.row !== 0) return null
+    const rowCount = this.rows.rowCount
+    if (row >= rowCount || rowCount !== this.buffer.getLineCount()) return null
+    const entry = this.rows.lookup(row)
+    if (entry.count === 0 || (row + 1 < rowCount && this.rows.count(row + 1) === 0)) return null
+    const patch = new ScreenPatch()
+    if (this.folds.size > 0) {
+      this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
+      const [first, last] = this.folds.displayLineRows(row)
+      if (first !== row || last !== row || this.folds.hasMergedFoldOnRow(row)) {
+        // A fold on this row: lay the row out the general way (the folds have moved already).
+        this.relayOutRows(row, row, patch, (r) => this.buffer.lineForRow(r) ?? '')
+        return patch
+      }
+    }
+    const measure = this.measure
+    measureRow(row, this.buffer.lineForRow(row) ?? '', this.settings, measure)
+    this.rows.set(row, measure.rowCount, packMeta(measure.width, measure.hasTab))
+    patch.splice(entry.screenStart, entry.count, measure.rowCount)
+    return patch
+  }
+
+  /**
+   * Measures the display line starting at `startRow` into `this.measure` (rows, width, tab) without
+   * keeping its layout; returns its last buffer row.
+   */
+  private measureDisplayLine(startRow: number, lineAt: (row: number) => string): number {
+    if (this.folds.size > 0) {
+      const [first, last] = this.folds.displayLineRows(startRow)
+      if (last > first || this.folds.hasMergedFoldOnRow(first)) {
+        measureDisplayLine(buildPieces(first, lineAt, this.folds.mergedStartingInRows(first, last)), this.settings, this.measure)
+        return last
+      }
+    }
+    measureRow(startRow, lineAt(startRow), this.settings, this.measure)
+    return startRow
+  }
+
+  /**
+   * Re-lays out buffer rows [startRow, endRow], widened to whole display lines under both the index
+   * (how they were shown) and the folds (how they are shown now); records the replaced screen rows.
+   * Returns the last row it laid out.
+   */
+  private relayOutRows(startRow: number, endRow: number, patch: ScreenPatch, lineAt: (row: number) => string): number {
+    let start = startRow
+    let end = endRow
+    for (;;) {
+      const widerStart = Math.min(this.folds.displayLineRows(start)[0], this.rows.ownerRow(start))
+      const widerEnd = Math.max(this.folds.displayLineRows(end)[1], this.rows.displayLineEnd(end))
+      if (widerStart === start && widerEnd === end) break
+      start = widerStart
+      end = widerEnd
+    }
+    const counts: number[] = []
+    const metas: number[] = []
+    let newCount = 0
+    const measure = this.measure
+    for (let row = start; row <= end; ) {
+      const last = this.measureDisplayLine(row, lineAt)
+      counts.push(measure.rowCount)
+      metas.push(packMeta(measure.width, measure.hasTab))
+      newCount += measure.rowCount
+      for (let hidden = row + 1; hidden <= last; hidden++) {
+        counts.push(0)
+        metas.push(0)
+      }
+      row = last + 1
+    }
+    const screenStart = this.rows.screenStart(start)
+    const oldCount = this.rows.screenStart(end + 1) - screenStart
+    this.rows.splice(start, end + 1, counts, metas)
+    patch.splice(screenStart, oldCount, newCount)
+    return end
+  }
+
+  /** Re-lays out row ranges in order, skipping rows an earlier range already covered. */
+  private relayOutRanges(ranges: [number, number][], patch: ScreenPatch, lineAt: (row: number) => string): void {
+    ranges.sort((a, b) => a[0] - b[0])
+    let done = -1
+    const lastRow = this.rows.rowCount - 1
+    for (const [from, to] of ranges) {
+      const start = Math.max(from, done + 1)
+      const end = Math.min(to, lastRow)
+      if (start > end) continue
+      done = this.relayOutRows(start, end, patch, lineAt)
+    }
+  }
+}
+
+/**
+ * Adds the rows [first, last] that a change replaced (now [first, last + delta]) to the dirty ranges
+ * of earlier changes, shifting the ranges after it and absorbing the ones it overlaps.
+ */
+function addDirtyRange(dirty: [number, number][], first: number, last: number, delta: number): [number, number][] {
+  let lo = first
+  let hi = last + delta
+  const next: [number, number][] = []
+  for (const range of dirty) {
+    if (range[1] < first) next.push(range)
+    else if (range[0] > last) next.push([range[0] + delta, range[1] + delta])
+    else {
+      lo = Math.min(lo, range[0])
+      hi = Math.max(hi, Math.max(range[1], last) + delta)
+    }
+  }
+  next.push([lo, hi])
+  return next
+}

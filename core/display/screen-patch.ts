@@ -1,0 +1,69 @@
+/**
+ * A run of screen rows that a layout change replaced: `oldCount` rows at `start` became `newCount`
+ * rows. In a list, `start` is in the coordinates after the earlier entries were applied, so a view
+ * replays the list in order.
+ */
+export interface ScreenChange {
+  readonly start: number
+  readonly oldCount: number
+  readonly newCount: number
+}
+
+interface Hunk {
+  start: number
+  oldCount: number
+  newCount: number
+}
+
+/**
+ * Composes the row splices of one update (an edit's changes, a fold, a setting) into ordered,
+ * non-touching spans, so listeners get one event per update however many steps built it.
+ */
+export class ScreenPatch {
+  private readonly hunks: Hunk[] = []
+
+  /** Records that `oldCount` rows at `start` (current coordinates) became `newCount` rows. */
+  splice(start: number, oldCount: number, newCount: number): void {
+    if (oldCount === 0 && newCount === 0) return
+    const hunks = this.hunks
+    const end = start + oldCount
+    // Hunks are sorted and apart, so their ends increase: find the first one reaching `start`.
+    let first = 0
+    let high = hunks.length
+    while (first < high) {
+      const mid = (first + high) >> 1
+      if (hunks[mid]!.start + hunks[mid]!.newCount < start) first = mid + 1
+      else high = mid
+    }
+    let last = first
+    let mergedStart = start
+    let mergedEnd = end
+    let oldTotal = 0
+    let covered = 0
+    while (last < hunks.length && hunks[last]!.start <= end) {
+      const hunk = hunks[last]!
+      mergedStart = Math.min(mergedStart, hunk.start)
+      mergedEnd = Math.max(mergedEnd, hunk.start + hunk.newCount)
+      oldTotal += hunk.oldCount
+      covered += hunk.newCount
+      last++
+    }
+    const delta = newCount - oldCount
+    for (let i = last; i < hunks.length; i++) hunks[i]!.start += delta
+    // Rows of the merged span that no earlier hunk produced are unchanged rows: they were old rows too.
+    const merged: Hunk = {
+      start: mergedStart,
+      oldCount: oldTotal + (mergedEnd - mergedStart - covered),
+      newCount: mergedEnd - mergedStart + delta,
+    }
+    hunks.splice(first, last - first, merged)
+  }
+
+  isEmpty(): boolean {
+    return this.hunks.length === 0
+  }
+
+  changes(): ScreenChange[] {
+    return this.hunks.map(({ start, oldCount, newCount }) => ({ start, oldCount, newCount }))
+  }
+}
