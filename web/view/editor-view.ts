@@ -217,6 +217,8 @@ export class EditorView {
     this.editor.setSoftWrapped(softWrapped)
     this.element.classList.toggle('cx-soft-wrapped', softWrapped)
     this.lines.resetWidth()
+    // Wrapped lines fit the view: drop the width the longest unwrapped line needed.
+    if (softWrapped) this.content.style.minWidth = ''
     this.requestRender({ lines: true, decorations: true, size: true })
     this.requestAutoscroll()
   }

@@ -201,6 +201,57 @@ describe('the editing surface', () => {
     await user.context.close()
   })
 
+  it('soft wraps at the view width when toggled, and back', async () => {
+    const long = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ')
+    const user = await freshPage(`${long}\nshort`)
+    const { page } = user
+    const screenLines = () => page.evaluate(() => window.cotext!.editor.getScreenLineCount())
+    const overflow = () => page.evaluate(() => window.cotext!.view.scroller.scrollWidth - window.cotext!.view.scroller.clientWidth)
+    expect(await screenLines()).toBe(2)
+    expect(await overflow()).toBeGreaterThan(0)
+    const toggle = page.locator('[data-testid=soft-wrap]')
+    await toggle.click()
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true')
+    await expect.poll(screenLines).toBeGreaterThan(2)
+    const rows = await screenLines()
+    await expect.poll(() => page.locator('.cx-line').count()).toBe(rows)
+    await expect.poll(overflow).toBe(0)
+    // Line numbers on each buffer row's first screen row only.
+    await expect.poll(() => page.locator('.cx-line-number').allTextContents()).toEqual(['1', ...Array(rows - 2).fill(''), '2'])
+    await page.keyboard.press('Control+Home')
+    await page.keyboard.press('End')
+    const firstRowEnd = await page.evaluate(() => window.cotext!.editor.getCursorScreenPosition().toArray())
+    expect(firstRowEnd[0]).toBe(0)
+    await screenshot(page, 'editing-soft-wrap')
+    await toggle.click()
+    await expect.poll(screenLines).toBe(2)
+    await expect.poll(() => page.locator('.cx-line').count()).toBe(2)
+    expect(await page.evaluate(() => localStorage.getItem('cotext.softWrap'))).toBe('false')
+    expect(user.errors).toEqual([])
+    await user.context.close()
+  })
+
+  it('folds and unfolds from the gutter', async () => {
+    const user = await freshPage('function a() {\n  one\n  two\n}\nafter')
+    const { page } = user
+    const toggle = page.locator('.cx-gutter-row[data-buffer-row="0"] .cx-fold')
+    await expect.poll(() => toggle.textContent()).toBe('▾')
+    await toggle.click()
+    expect(await page.evaluate(() => window.cotext!.editor.isFoldedAtBufferRow(0))).toBe(true)
+    await expect.poll(() => page.locator('.cx-line').allTextContents()).toEqual(['function a() {⋯\n', '}\n', 'after'])
+    expect(await page.locator('.cx-line-number').allTextContents()).toEqual(['1', '4', '5'])
+    expect(await toggle.textContent()).toBe('▸')
+    await screenshot(page, 'editing-folded')
+    await toggle.click()
+    await expect.poll(() => page.locator('.cx-line').count()).toBe(5)
+    expect(await page.evaluate(() => window.cotext!.editor.isFoldedAtBufferRow(0))).toBe(false)
+    // ctrl+alt+[ folds at the cursor, as in Atom.
+    await page.keyboard.press('Control+Alt+BracketLeft')
+    await expect.poll(() => page.locator('.cx-line').count()).toBe(3)
+    expect(user.errors).toEqual([])
+    await user.context.close()
+  })
+
   it('opens a 100,000-line document rendering only the rows in view, and scrolls to its end', async () => {
     const user = await freshPage()
     const { page } = user
