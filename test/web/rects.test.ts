@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { rectsForScreenRange, rowWindow, scrollToShow } from '../../web/view/rects.ts'
+import { rectsForScreenRange, rowWindow, rowsInsertedAbove, scrollToShow } from '../../web/view/rects.ts'
 
 const range = (sr: number, sc: number, er: number, ec: number) => ({ start: { row: sr, column: sc }, end: { row: er, column: ec } })
 const x = (_row: number, column: number) => column * 10
@@ -56,5 +56,22 @@ describe('scrollToShow', () => {
   })
   it('shrinks the margin when the viewport is too small for it', () => {
     expect(scrollToShow(0, 30, 100, 120, 20)).toBe(95)
+  })
+})
+
+describe('rowsInsertedAbove', () => {
+  it('counts rows added or removed entirely above the first visible row', () => {
+    expect(rowsInsertedAbove([{ start: 3, oldCount: 1, newCount: 3 }], 10)).toBe(2)
+    expect(rowsInsertedAbove([{ start: 3, oldCount: 4, newCount: 1 }], 10)).toBe(-3)
+  })
+  it('ignores changes that reach the first visible row or lie below it', () => {
+    expect(rowsInsertedAbove([{ start: 9, oldCount: 1, newCount: 2 }], 10)).toBe(1)
+    expect(rowsInsertedAbove([{ start: 10, oldCount: 1, newCount: 2 }], 10)).toBe(0)
+    expect(rowsInsertedAbove([{ start: 8, oldCount: 3, newCount: 1 }], 10)).toBe(0)
+    expect(rowsInsertedAbove([{ start: 0, oldCount: 1, newCount: 2 }], 0)).toBe(0)
+  })
+  it('replays changes in order, each in the rows after the ones before it', () => {
+    // Two rows inserted at 2 move the first visible row from 10 to 12; a change at 11 is then above it.
+    expect(rowsInsertedAbove([{ start: 2, oldCount: 1, newCount: 3 }, { start: 11, oldCount: 1, newCount: 2 }], 10)).toBe(3)
   })
 })

@@ -2,7 +2,7 @@ import type { Disposable, Point, TextEditor } from '../../core/index.ts'
 import { Gutter } from './gutter.ts'
 import { LinesLayer } from './lines-layer.ts'
 import { SelectionsLayer, type Placement } from './selections-layer.ts'
-import { rowWindow, scrollToShow } from './rects.ts'
+import { rowWindow, rowsInsertedAbove, scrollToShow } from './rects.ts'
 
 /** Pixels between the gutter and column 0. */
 const PAD = 6
@@ -59,6 +59,8 @@ export class EditorView {
   private dirty: Dirty = { lines: true, decorations: true, size: true }
   private frame = 0
   private autoscroll: 'none' | 'cursor' | 'center' = 'none'
+  /** Rows inserted (or, negative, removed) above the viewport since the last frame: scrolled past. */
+  private anchorRows = 0
   private scrollTarget: (() => Point | null) | null = null
   private blinkTimer = 0
   private hintTimer = 0
@@ -121,7 +123,10 @@ export class EditorView {
     const all = (): void => this.requestRender({ lines: true, decorations: true, size: true })
     const decorations = (): void => this.cursorsMoved()
     this.subscriptions.push(
-      editor.getDisplayLayer().onDidChange(all),
+      editor.getDisplayLayer().onDidChange((changes) => {
+        this.anchorRows += rowsInsertedAbove(changes, Math.floor(this.scroller.scrollTop / this.lineHeight) + this.anchorRows)
+        all()
+      }),
       editor.onDidChangeSelectionRange(decorations),
       editor.onDidChangeCursorPosition(decorations),
       editor.onDidAddSelection(decorations),
@@ -297,6 +302,12 @@ export class EditorView {
     this.dirty = { lines: false, decorations: false, size: false }
     const lastRow = this.editor.getLastScreenRow()
     if (dirty.size || dirty.lines) this.updateSize(lastRow)
+    if (this.anchorRows !== 0) {
+      // Someone edited above what this user reads: keep the same text in view instead of letting it jump.
+      this.scroller.scrollTop += this.anchorRows * this.lineHeight
+      this.anchorRows = 0
+      dirty.lines = true
+    }
     if (this.autoscroll !== 'none') {
       this.applyAutoscroll(lastRow)
       dirty.lines = true

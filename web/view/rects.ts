@@ -69,3 +69,18 @@ export function scrollToShow(current: number, size: number, start: number, end: 
   if (end + m > current + size) return Math.max(0, end + m - size)
   return current
 }
+
+/**
+ * How many screen rows the changes added (or, negative, removed) entirely above `firstRow`. Each
+ * change's `start` counts in the rows after the changes before it, so they are replayed in order.
+ */
+export function rowsInsertedAbove(changes: readonly { start: number; oldCount: number; newCount: number }[], firstRow: number): number {
+  let first = firstRow
+  let delta = 0
+  for (const { start, oldCount, newCount } of changes) {
+    if (start + oldCount > first) continue
+    first += newCount - oldCount
+    delta += newCount - oldCount
+  }
+  return delta
+}

@@ -201,6 +201,21 @@ describe('the editing surface', () => {
     await user.context.close()
   })
 
+  it('picks the language from the room name, and a selector changes it', async () => {
+    const user = await openUser(browser, roomUrl(server, 'scripts/tool.py', { name: 'Ada' }))
+    const select = user.page.locator('[data-testid=language]')
+    expect(await select.inputValue()).toBe('python')
+    expect(await user.page.evaluate(() => window.cotext!.editor.getLanguage())).toBe('python')
+    await select.selectOption('javascript')
+    expect(await user.page.evaluate(() => window.cotext!.editor.getLanguage())).toBe('javascript')
+    await user.page.locator('[data-testid=editor]').click()
+    await user.page.keyboard.type('let a = 1')
+    await user.page.keyboard.press('Control+/')
+    await waitForText(user.page, '// let a = 1')
+    expect(user.errors).toEqual([])
+    await user.context.close()
+  })
+
   it('soft wraps at the view width when toggled, and back', async () => {
     const long = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ')
     const user = await freshPage(`${long}\nshort`)
