@@ -59,10 +59,21 @@ function connect(server: ServerProcess, room: string, doc: Y.Doc): WebsocketProv
   })
 }
 
+/** Closes a client for good: the provider leaves its awareness (and that one's timer) running. */
+function close(provider: WebsocketProvider): void {
+  provider.destroy()
+  provider.awareness.destroy()
+  provider.doc.destroy()
+}
+
 function whenSynced(provider: WebsocketProvider): Promise<void> {
-  return new Promise((resolve) => {
-    if (provider.synced) resolve()
-    else provider.once('sync', () => resolve())
+  return new Promise((resolve, reject) => {
+    if (provider.synced) return resolve()
+    const timer = setTimeout(() => reject(new Error(`no sync with room ${provider.roomname} after 60 s`)), 60_000)
+    provider.once('sync', () => {
+      clearTimeout(timer)
+      resolve()
+    })
   })
 }
 
@@ -74,9 +85,13 @@ async function seed(server: ServerProcess, room: string, text: string): Promise<
   await whenSynced(writer)
   const check = new Y.Doc()
   const reader = connect(server, room, check)
-  while (check.getText('text').length !== text.length) await new Promise((resolve) => setTimeout(resolve, 50))
-  reader.destroy()
-  writer.destroy()
+  const deadline = Date.now() + 60_000
+  while (check.getText('text').length !== text.length) {
+    if (Date.now() > deadline) throw new Error(`the server did not hold room ${room} after 60 s`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  close(reader)
+  close(writer)
 }
 
 /** In the page: resolves with performance.now() at the frame after the one where `probe` first held. */
@@ -199,7 +214,7 @@ async function main(): Promise<void> {
   } finally {
     for (const { editor, provider } of peers) {
       editor.destroy()
-      provider.destroy()
+      close(provider)
     }
     await browser.close()
     await server.dispose()

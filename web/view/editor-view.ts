@@ -2,6 +2,7 @@ import type { Disposable, Point, TextEditor } from '../../core/index.ts'
 import { Gutter } from './gutter.ts'
 import { LinesLayer } from './lines-layer.ts'
 import { SelectionsLayer, type Placement } from './selections-layer.ts'
+import { setStyle } from './pool.ts'
 import { rowWindow, rowsInsertedAbove, scrollToShow } from './rects.ts'
 
 /** Pixels between the gutter and column 0. */
@@ -338,10 +339,8 @@ export class EditorView {
     const cursor = this.editor.getLastCursor()
     if (cursor === undefined) return
     const { row, column } = cursor.getScreenPosition()
-    const top = `${row * this.lineHeight}px`
-    const left = `${PAD + placement.xFor(row, column)}px`
-    if (this.inputSpan.style.top !== top) this.inputSpan.style.top = top
-    if (this.inputSpan.style.left !== left) this.inputSpan.style.left = left
+    setStyle(this.inputSpan, 'top', `${row * this.lineHeight}px`)
+    setStyle(this.inputSpan, 'left', `${PAD + placement.xFor(row, column)}px`)
   }
 
   private updateSize(lastRow: number): void {

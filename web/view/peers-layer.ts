@@ -2,7 +2,7 @@ import type { Disposable } from '../../core/index.ts'
 import { withAlpha } from '../app/user.ts'
 import type { DecorationLayer, EditorView } from './editor-view.ts'
 import type { PeerLike, PeerSource } from './peer-types.ts'
-import { ElementPool, setStyle } from './pool.ts'
+import { ElementPool, setData, setStyle } from './pool.ts'
 import { rectsForScreenRange } from './rects.ts'
 import { placeRect, type Placement } from './selections-layer.ts'
 
@@ -105,14 +105,13 @@ export class PeersLayer implements DecorationLayer {
         setStyle(label, 'background', color)
         if (label.textContent !== name) label.textContent = name
         const below = head.row === 0
-        label.style.transform = stacked === 0 ? '' : `translateY(${below ? '' : '-'}${stacked * LABEL_STEP_PX}px)`
-        element.classList.toggle('cx-label-below', below)
-        element.classList.toggle('cx-labeled', cursor === lastCursor)
-        element.dataset.peerName = name
-        element.dataset.clientId = String(peer.clientId)
-        element.dataset.row = String(head.row)
-        element.dataset.column = String(head.column)
-        element.title = name
+        setStyle(label, 'transform', stacked === 0 ? '' : `translateY(${below ? '' : '-'}${stacked * LABEL_STEP_PX}px)`)
+        const className = `cx-remote-cursor${below ? ' cx-label-below' : ''}${cursor === lastCursor ? ' cx-labeled' : ''}`
+        if (element.className !== className) element.className = className
+        setData(element, 'peerName', name)
+        setData(element, 'clientId', String(peer.clientId))
+        setData(element, 'row', String(head.row))
+        setData(element, 'column', String(head.column))
       }
     }
     this.highlights.end()

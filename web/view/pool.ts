@@ -33,7 +33,30 @@ export class ElementPool {
   }
 }
 
-/** Sets a style property only when it changes (style writes are not free, even unchanged). */
-export function setStyle(element: HTMLElement, name: 'top' | 'left' | 'width' | 'height' | 'right' | 'background' | 'borderColor' | 'color', value: string): void {
-  if (element.style[name] !== value) element.style[name] = value
+type StyleName = 'top' | 'left' | 'width' | 'height' | 'right' | 'background' | 'transform'
+
+/** What each element was last given, so unchanged values cost a map lookup instead of a DOM access. */
+const written = new WeakMap<HTMLElement, Map<string, string>>()
+
+function lastWritten(element: HTMLElement): Map<string, string> {
+  let values = written.get(element)
+  if (values === undefined) written.set(element, (values = new Map()))
+  return values
+}
+
+/** Sets a style property only when it changes (style reads and writes are not free, even unchanged). */
+export function setStyle(element: HTMLElement, name: StyleName, value: string): void {
+  const values = lastWritten(element)
+  if (values.get(name) === value) return
+  values.set(name, value)
+  element.style[name] = value
+}
+
+/** Sets a `data-*` attribute only when it changes (every attribute write invalidates style). */
+export function setData(element: HTMLElement, name: string, value: string): void {
+  const values = lastWritten(element)
+  const key = `data-${name}`
+  if (values.get(key) === value) return
+  values.set(key, value)
+  element.dataset[name] = value
 }
