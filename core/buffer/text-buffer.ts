@@ -220,6 +220,8 @@ export class TextBuffer {
 
   /** The offset a relative position resolves to in this text, or null if it is not in it (yet). */
   offsetForRelativePosition(position: Y.RelativePosition): number | null {
+    const fast = this.changeReader.offsetForRelativePosition(position)
+    if (fast !== undefined) return fast === null ? null : Math.max(0, Math.min(this.index.length, fast))
     const absolute = Y.createAbsolutePositionFromRelativePosition(position, this.doc)
     if (absolute === null || absolute.type !== this.ytext) return null
     return Math.max(0, Math.min(this.index.length, absolute.index))
