@@ -45,6 +45,7 @@ interface Message {
 export class Network {
   readonly clients: Client[] = []
   private queue: Message[] = []
+  private delivering = false
 
   /** `queued`: messages wait for `deliver*`; otherwise they are applied as they are sent. */
   constructor(readonly options: { queued?: boolean } = {}) {}
@@ -67,8 +68,9 @@ export class Network {
       this.broadcast(client, 'awareness', encodeAwarenessUpdate(awareness, [...added, ...updated, ...removed]))
     })
     this.clients.push(client)
-    if (online) this.syncWithOthers(client, false)
+    if (online) this.exchangeDocs(client)
     if (withEditor) {
+      // The editor announces the client with its first state (one awareness update).
       ;(client as { editor: TextEditor | null }).editor = new TextEditor({
         ...editorOptions,
         doc,
@@ -76,7 +78,11 @@ export class Network {
         logger: { warn: (message) => warnings.push(message) },
       })
       if (text !== undefined) client.editor!.setText(text, { bypassReadOnly: true })
+    } else {
+      // Peers ignore a state with clock 0 (the constructor's): announce it with a newer one.
+      awareness.setLocalState(awareness.getLocalState())
     }
+    if (online) this.receiveAwareness(client)
     return client
   }
 
@@ -94,7 +100,13 @@ export class Network {
   /** Brings a client back: missing doc updates are exchanged, then every awareness state renewed. */
   reconnect(client: Client): void {
     client.online = true
-    this.syncWithOthers(client, true)
+    this.exchangeDocs(client)
+    this.receiveAwareness(client)
+    // A state whose clock did not move since the others timed it out would be ignored: renew them.
+    for (const each of [client, ...this.onlineOthers(client)]) {
+      const state = each.awareness.getLocalState()
+      if (state !== null) each.awareness.setLocalState(state)
+    }
   }
 
   /** How many messages wait. */
@@ -137,32 +149,43 @@ export class Network {
     return this.clients.filter((other) => other !== client && other.online)
   }
 
-  private syncWithOthers(client: Client, renewAwareness: boolean): void {
+  private exchangeDocs(client: Client): void {
     for (const other of this.onlineOthers(client)) {
       this.send(other, client, 'doc', Y.encodeStateAsUpdate(other.doc, Y.encodeStateVector(client.doc)))
       this.send(client, other, 'doc', Y.encodeStateAsUpdate(client.doc, Y.encodeStateVector(other.doc)))
-      this.send(other, client, 'awareness', encodeAwarenessUpdate(other.awareness, [...other.awareness.getStates().keys()].filter((id) => id === other.doc.clientID)))
     }
-    // A state whose clock did not move since the others timed it out would be ignored: renew it.
-    if (renewAwareness) {
-      for (const each of [client, ...this.onlineOthers(client)]) {
-        const state = each.awareness.getLocalState()
-        if (state !== null) each.awareness.setLocalState(state)
-      }
-    } else {
-      this.broadcast(client, 'awareness', encodeAwarenessUpdate(client.awareness, [client.doc.clientID]))
+    this.pump()
+  }
+
+  private receiveAwareness(client: Client): void {
+    for (const other of this.onlineOthers(client)) {
+      if (other.awareness.getLocalState() !== null) this.send(other, client, 'awareness', encodeAwarenessUpdate(other.awareness, [other.doc.clientID]))
     }
+    this.pump()
   }
 
   private broadcast(from: Client, kind: Kind, payload: Uint8Array): void {
     if (!from.online) return
     for (const to of this.onlineOthers(from)) this.send(from, to, kind, payload)
+    this.pump()
   }
 
   private send(from: Client, to: Client, kind: Kind, payload: Uint8Array): void {
-    const message = { from, to, kind, payload }
-    if (this.options.queued) this.queue.push(message)
-    else this.apply(message)
+    this.queue.push({ from, to, kind, payload })
+  }
+
+  /** Without queueing, delivers what was just sent (after everything sent before it). */
+  private pump(): void {
+    if (!this.options.queued && !this.delivering) {
+      // In order, never re-entrantly: what a delivery causes to be sent waits for the ones before
+      // it, as through a relay server.
+      this.delivering = true
+      try {
+        this.deliverAll()
+      } finally {
+        this.delivering = false
+      }
+    }
   }
 
   private apply({ to, kind, payload }: Message): void {
