@@ -6,10 +6,10 @@ import type { Random } from '../helpers/random.ts'
 /*
  * In-memory peers for collaboration tests: each client has a Y.Doc, an Awareness and (usually) a
  * TextEditor, and a full mesh forwards every doc update and every client's own awareness changes to
- * the other online clients, as a y-websocket room would. Delivery is immediate, or queued per
- * connection (in order, like a socket) until `deliver`/`deliverAll`/`deliverSome`. Disconnecting
- * drops a client's messages and, like an awareness timeout, removes its state from the others;
- * reconnecting exchanges the missing updates and renews everyone's awareness state.
+ * the other online clients, as a y-websocket room would. Delivery is immediate (but in order, never
+ * re-entrant), or queued per connection until `deliver`/`deliverAll`/`deliverSome`. Disconnecting
+ * loses what was on its way to the client and, like an awareness timeout, removes its state from the
+ * others; reconnecting exchanges the missing updates and renews everyone's awareness state.
  */
 
 /** The origin of every update this network applies, so that it is never forwarded again. */
@@ -77,7 +77,8 @@ export class Network {
         awareness,
         logger: { warn: (message) => warnings.push(message) },
       })
-      if (text !== undefined) client.editor!.setText(text, { bypassReadOnly: true })
+      // Written outside the editor's history: undo in tests reverts only what the test did.
+      if (text !== undefined) client.editor!.getBuffer().ytext.insert(0, text)
     } else {
       // Peers ignore a state with clock 0 (the constructor's): announce it with a newer one.
       awareness.setLocalState(awareness.getLocalState())
@@ -86,10 +87,15 @@ export class Network {
     return client
   }
 
-  /** Takes a client offline: its messages are lost, and the others time its awareness state out. */
+  /**
+   * Takes a client offline. What it already sent still arrives (as through a server that got it);
+   * what was on its way to it is lost. With `timeout`, the others time its awareness state out.
+   */
   disconnect(client: Client, { timeout = true }: { timeout?: boolean } = {}): void {
     client.online = false
+    const outgoing = this.queue.filter((message) => message.from === client)
     this.queue = this.queue.filter((message) => message.from !== client && message.to !== client)
+    for (const message of outgoing) this.apply(message)
     if (!timeout) return
     for (const other of this.onlineOthers(client)) {
       removeAwarenessStates(other.awareness, [client.doc.clientID], 'timeout')
