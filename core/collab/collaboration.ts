@@ -242,7 +242,7 @@ export class Collaboration {
         if (clientId === this.awareness.clientID) this.checkLocalState()
         else this.syncClient(clientId)
       } catch (error) {
-        this.warn(`ignoring the awareness state of client ${clientId}: ${String(error)}`)
+        this.warn(`error while applying the awareness state of client ${clientId}: ${String(error)}`)
       }
     }
   }

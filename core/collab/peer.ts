@@ -48,6 +48,8 @@ export class Peer {
   private readonly emitter = new Emitter<PeerEvents>()
   private readonly owner: SelectionOwner
   private destroyed = false
+  /** The first error a listener threw during an update: rethrown once the update is complete. */
+  private listenerError: unknown = null
 
   /** Internal: peers are made by the editor's collaboration layer. */
   constructor(
@@ -133,7 +135,7 @@ export class Peer {
     const user = state.user ?? NO_USER
     if (user.name !== this.currentUser.name || user.color !== this.currentUser.color) {
       this.currentUser = Object.freeze({ name: user.name, color: user.color })
-      this.emitter.emit('did-change-user', this.currentUser)
+      this.guard(() => this.emitter.emit('did-change-user', this.currentUser))
     }
     const published = state.selections
     const removed = this.slots.splice(published.length)
@@ -146,6 +148,7 @@ export class Peer {
       slot.target = selection
       this.place(slot)
     })
+    this.rethrowListenerError()
   }
 
   /** Places positions whose text has arrived since; true while some are still pending. */
@@ -158,6 +161,7 @@ export class Peer {
       if (hasArrived(target.anchor, doc) && hasArrived(target.head, doc)) this.place(slot)
       pending ||= slot.target !== null
     }
+    this.rethrowListenerError()
     return pending
   }
 
@@ -169,10 +173,11 @@ export class Peer {
     this.slots = []
     try {
       for (const slot of slots) this.removeSelection(slot)
-      this.emitter.emit('did-destroy')
+      this.guard(() => this.emitter.emit('did-destroy'))
     } finally {
       this.emitter.dispose()
     }
+    this.rethrowListenerError()
   }
 
   private place(slot: Slot): void {
@@ -193,14 +198,31 @@ export class Peer {
     }
     const selection = this.host.createRemoteSelection(this.host.markRemoteOffsets(head, anchor), this.owner)
     slot.selection = selection
-    this.emitter.emit('did-add-selection', selection)
+    this.guard(() => this.emitter.emit('did-add-selection', selection))
   }
 
   private removeSelection(slot: Slot): void {
     const selection = slot.selection
     if (selection === null) return
     slot.selection = null
-    selection.destroyRemote()
-    this.emitter.emit('did-remove-selection', selection)
+    // A throwing onDidDestroy listener does not keep the selection alive.
+    this.guard(() => selection.destroyRemote())
+    this.guard(() => this.emitter.emit('did-remove-selection', selection))
+  }
+
+  /** Runs listeners without letting one that fails stop the update half way. */
+  private guard(notify: () => void): void {
+    try {
+      notify()
+    } catch (error) {
+      this.listenerError ??= error
+    }
+  }
+
+  private rethrowListenerError(): void {
+    const error = this.listenerError
+    if (error === null) return
+    this.listenerError = null
+    throw error
   }
 }
