@@ -5,7 +5,8 @@
  * - that insert followed by re-resolving every remote relative position, anchor and head, which is
  *   what y-codemirror.next does on each view update (expected >= 50x slower than ours).
  * A second line splits our keystroke: the same editor without an awareness shows what the
- * collaboration layer (publishing, mapping 500 remote markers) adds to the editor's own cost.
+ * collaboration layer (publishing, mapping 500 remote markers) adds to the editor's own cost; and
+ * times a peer's keystroke arriving (its doc update, then its new cursor, resolved once).
  * Run: npx tsx bench/collab-keystroke.bench.ts
  */
 import * as Y from 'yjs'
@@ -21,6 +22,7 @@ const CURSORS_PER_PEER = 10
 const KEYSTROKES = 500
 const RERESOLVE_KEYSTROKES = 3
 const RUNS = 7
+const REMOTE_KEYSTROKES = 200
 
 /** mulberry32: a seeded PRNG, so every run builds the same document and cursors. */
 function prng(seed: number): () => number {
@@ -157,6 +159,34 @@ console.log(
 console.log(
   `collab: of that keystroke, collaboration (publishing the cursor, mapping ${remoteCursors} remote markers) adds ${fmt(Math.max(0, ours - alone))}; ` +
     `the same editor without an awareness takes ${fmt(alone)} (${ratio(alone / bare)} bare)`,
+)
+// A peer types: its update arrives, then its awareness state with the cursor after its new character.
+const typist = new Y.Doc()
+typist.clientID = 99
+Y.applyUpdate(typist, Y.encodeStateAsUpdate(doc))
+const typistText = typist.getText('text')
+const typistAwareness = new Awareness(typist)
+const incoming: [Uint8Array, Uint8Array][] = []
+let typistOffset = Math.floor(typistText.length / 3)
+for (let i = 0; i < REMOTE_KEYSTROKES; i++) {
+  const before = Y.encodeStateVector(typist)
+  typistText.insert(typistOffset++, PROSE[i % PROSE.length]!)
+  // The character just typed is the typist's last item: its position needs no search.
+  const head = { type: null, tname: 'text', item: { client: typist.clientID, clock: Y.getState(typist.store, typist.clientID) - 1 }, assoc: -1 }
+  typistAwareness.setLocalState({ user: { name: 'typist', color: '#000' }, cursor: { anchor: head, head }, selections: [{ anchor: head, head }] })
+  incoming.push([Y.encodeStateAsUpdate(typist, before), encodeAwarenessUpdate(typistAwareness, [typist.clientID])])
+}
+typistAwareness.destroy()
+start = performance.now()
+for (const [docUpdate, awarenessUpdate] of incoming) {
+  Y.applyUpdate(doc, docUpdate, 'remote')
+  applyAwarenessUpdate(awareness, awarenessUpdate, 'remote')
+}
+const remoteKeystroke = (performance.now() - start) / REMOTE_KEYSTROKES
+const typistSeen = editor.getPeers().find((peer) => peer.clientId === typist.clientID)!.getLastCursor()!
+if (editor.getBuffer().characterIndexForPosition(typistSeen.getBufferPosition()) !== typistOffset) throw new Error('the typist’s cursor is not where the typist is')
+console.log(
+  `collab: a peer's keystroke arriving (doc update, then its new cursor resolved once among ${items.toLocaleString('en')} items): ${fmt(remoteKeystroke)}`,
 )
 console.log(
   `collab: setup: ${items.toLocaleString('en')} Y.Text items, ${(resolveText.length / 1e6).toFixed(2)} M characters; built in ${fmt(buildMs)}; ${PEERS} peers joined (${positions.length} positions resolved once) in ${fmt(joinMs)}`,

@@ -49,6 +49,8 @@ export interface DecodedSelection {
   readonly anchor: Y.RelativePosition
   readonly head: Y.RelativePosition
   readonly key: string
+  /** Anchor and head are the same position (a cursor): resolve it once. */
+  readonly collapsed: boolean
 }
 
 /** A peer's state, decoded. `user` is null when the peer publishes none. */
@@ -115,8 +117,9 @@ function decodeSelection(selection: unknown, where: string): DecodedSelection {
   if (!isObject(selection)) throw new Malformed(`${where} is not an {anchor, head} object`)
   const anchor = decodePosition(selection.anchor, `${where}.anchor`)
   const head = decodePosition(selection.head, `${where}.head`)
-  const key = JSON.stringify([relativePositionJSON(anchor), relativePositionJSON(head)])
-  return { anchor, head, key }
+  const anchorJSON = JSON.stringify(relativePositionJSON(anchor))
+  const headJSON = JSON.stringify(relativePositionJSON(head))
+  return { anchor, head, key: `[${anchorJSON},${headJSON}]`, collapsed: anchorJSON === headJSON }
 }
 
 function decodePosition(json: unknown, where: string): Y.RelativePosition {

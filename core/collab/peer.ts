@@ -184,7 +184,7 @@ export class Peer {
     const target = slot.target!
     const ytext = this.host.ytext
     const anchor = locate(target.anchor, ytext)
-    const head = locate(target.head, ytext)
+    const head = target.collapsed ? anchor : locate(target.head, ytext)
     if (anchor === 'pending' || head === 'pending') return
     slot.target = null
     if (anchor === 'foreign' || head === 'foreign') {
