@@ -1,6 +1,7 @@
-import * as Y from 'yjs'
+import type * as Y from 'yjs'
 import type { Awareness } from 'y-protocols/awareness'
-import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { BufferChangeEvent, TextBuffer } from '../buffer/text-buffer.ts'
+import { mapOffset } from '../anchors/offset-mapping.ts'
 import type { DisplayMarker } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
@@ -77,8 +78,14 @@ export class Collaboration {
   private lastPublished: string | null = null
   /** The `selections` array last published: if the local state stops holding it, someone reset it. */
   private publishedSelections: SelectionJSON[] | null = null
-  /** The items our published positions are bound to: when a peer deletes one, we must republish. */
-  private publishedItems: Y.ID[] = []
+  /**
+   * Where the positions we published are now: mapped through every change as a position bound to
+   * the character before it. When a peer's change deletes or rewrites that character (a deletion, or
+   * a change the buffer widens over a '\r\n' pair or a surrogate pair), our cursor may no longer be
+   * where that position resolves, so we publish again.
+   */
+  private publishedOffsets: number[] = []
+  private boundCharacterChanged = false
   /** The `user` this editor wrote (to remove on destroy), and one still to write with the next publish. */
   private writtenUser: UserInfo | null = null
   private userToWrite: UserInfo | null = null
@@ -104,6 +111,7 @@ export class Collaboration {
       host.onDidChangeSelectionRange(selectionsChanged),
       host.onDidAddSelection(selectionsChanged),
       host.onDidRemoveSelection(selectionsChanged),
+      host.buffer.addChangeHook((event) => this.trackPublished(event)),
     )
     this.doc.on('beforeTransaction', this.onBeforeTransaction)
     this.doc.on('afterTransaction', this.onAfterTransaction)
@@ -175,7 +183,8 @@ export class Collaboration {
     if (json === this.lastPublished && state.selections === this.publishedSelections && user === null) return
     this.lastPublished = json
     this.publishedSelections = fields.selections
-    this.publishedItems = boundItems(fields.selections)
+    this.publishedOffsets = this.host.getSelections().flatMap(({ marker }) => [marker.headOffset, marker.tailOffset])
+    this.boundCharacterChanged = false
     this.userToWrite = null
     this.awareness.setLocalState(user === null ? { ...state, ...fields } : { ...state, user, ...fields })
   }
@@ -208,6 +217,17 @@ export class Collaboration {
     this.awareness.setLocalState(rest)
   }
 
+  private trackPublished({ changes }: BufferChangeEvent): void {
+    const offsets = this.publishedOffsets
+    for (const { startOffset, oldLength, newLength } of changes) {
+      for (let i = 0; i < offsets.length; i++) {
+        const offset = offsets[i]!
+        if (offset > startOffset && offset <= startOffset + oldLength) this.boundCharacterChanged = true
+        offsets[i] = mapOffset(offset, startOffset, oldLength, newLength, false)
+      }
+    }
+  }
+
   // Transactions
 
   private transactionStarted(transaction: Y.Transaction): void {
@@ -217,6 +237,8 @@ export class Collaboration {
 
   private transactionEnded(transaction: Y.Transaction): void {
     if (!this.openTransactions.delete(transaction)) return
+    const boundCharacterChanged = this.boundCharacterChanged
+    this.boundCharacterChanged = false
     try {
       if (transaction.local) {
         // Someone edited the text here (not necessarily through the editor): our cursors may have
@@ -225,8 +247,7 @@ export class Collaboration {
         if (changedTypes.has(this.ytext)) this.dirty = true
       } else {
         this.remoteTransactions--
-        // A peer deleted a character our position is bound to: it no longer says where we are.
-        if (this.publishedItems.some((id) => Y.isDeleted(transaction.deleteSet, id))) this.dirty = true
+        if (boundCharacterChanged) this.dirty = true
         if (this.pendingPeers.size > 0) this.retryPending()
       }
     } finally {
@@ -312,14 +333,6 @@ export class Collaboration {
       // A failing logger must not break the awareness handler either.
     }
   }
-}
-
-function boundItems(selections: SelectionJSON[]): Y.ID[] {
-  const ids: Y.ID[] = []
-  for (const { anchor, head } of selections) {
-    for (const { item } of anchor === head ? [head] : [anchor, head]) if (item !== null) ids.push(Y.createID(item.client, item.clock))
-  }
-  return ids
 }
 
 function isUser(value: unknown): value is UserInfo {

@@ -146,3 +146,20 @@ describe('offline merge', () => {
     expect(own(bob)).toEqual(['[(2, 0) - (2, 5)] reversed'])
   })
 })
+
+describe('positions whose neighbourhood the buffer reports as rewritten', () => {
+  it("republishes when a remote '\\n' joins the '\\r' a cursor is bound to into one line ending", () => {
+    network = new Network()
+    const ada = network.addClient('ada', { text: 'a\rb' })
+    const bob = network.addClient('bob')
+    editor(ada).setCursorBufferPosition([1, 0])
+    bob.doc.getText('text').insert(2, '\n')
+    expect(editor(ada).getText()).toBe('a\r\nb')
+    expect(own(ada)).toEqual(['[(1, 0) - (1, 0)]'])
+    expect(ada.editor!.getLastCursor()!.getMarker().headOffset).toBe(3)
+    // Someone who resolves Ada's published position only now finds her where she is.
+    const carol = network.addClient('carol')
+    expect(view(carol, ada)).toEqual(own(ada))
+    expect(view(bob, ada)).toEqual(own(ada))
+  })
+})
