@@ -58,6 +58,23 @@ describe('peers', () => {
     expect(bob.editor!.getSelections().some((s) => peer.getSelections().includes(s))).toBe(false)
   })
 
+  it("places peers' cursors on this editor's screen: its soft wrap and its folds", () => {
+    network = new Network()
+    const ada = network.addClient('ada', { text: 'aaaa bbbb cccc dddd\none\ntwo\nthree' })
+    const bob = network.addClient('bob', { softWrapped: true, editorWidthInChars: 10 })
+    ada.editor!.setSelectedBufferRanges([[[0, 12], [0, 12]], [[2, 1], [3, 2]]])
+    const [cursor, selection] = peerOf(bob, ada).getSelections()
+    expect(cursor!.cursor.getScreenPosition()).toEqual(new Point(1, 2))
+    expect(ada.editor!.getCursors()[0]!.getScreenPosition()).toEqual(new Point(0, 12))
+    // Bob folds over Ada's selection: it keeps its buffer range, and its screen range shrinks to the fold.
+    bob.editor!.foldBufferRange([[1, 1], [3, 4]])
+    expect(bob.editor!.lineTextForScreenRow(2)).toBe('o⋯e')
+    expect(selection!.getBufferRange()).toEqual(new Range([2, 1], [3, 2]))
+    expect(selection!.getScreenRange()).toEqual(new Range([2, 1], [2, 2]))
+    expect(selection!.cursor.getScreenPosition()).toEqual(new Point(2, 2))
+    expect(bob.editor!.isFoldedAtBufferRow(2)).toBe(true)
+  })
+
   it('announces peers with their selections, and a peer announces selections it adds and removes', () => {
     network = new Network()
     const ada = network.addClient('ada', { text: 'abcdef' })
