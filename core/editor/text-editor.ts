@@ -14,7 +14,7 @@ import { Clipboard } from './clipboard.ts'
 import { EditorModel, type TextEditorOptions } from './editor-model.ts'
 import { ReadOnlyEditorError } from './errors.ts'
 import { History, type SelectionOffsets } from './history.ts'
-import { Collaboration } from '../collab/collaboration.ts'
+import { Collaboration, type CollaborationOptions } from '../collab/collaboration.ts'
 import type { Peer } from '../collab/peer.ts'
 
 export type { TextEditorOptions } from './editor-model.ts'
@@ -57,7 +57,7 @@ export class TextEditor extends EditorModel implements CursorHost {
     this.subscriptions.push(this.buffer.onDidChange((event) => this.emitter.emit('did-change', event)))
     this.addCursorAtBufferPosition([0, 0])
     if (options.awareness) {
-      const collaborationOptions: ConstructorParameters<typeof Collaboration>[2] = {}
+      const collaborationOptions: CollaborationOptions = {}
       if (options.user) collaborationOptions.user = options.user
       if (options.logger) collaborationOptions.logger = options.logger
       this.collaboration = new Collaboration(this, options.awareness, collaborationOptions)
