@@ -75,7 +75,7 @@ export class Peer {
   /** The peer's selections that are placed in this text, in the order the peer added them. */
   getSelections(): Selection[] {
     const selections: Selection[] = []
-    for (const slot of this.slots) if (slot.selection !== null) selections.push(slot.selection)
+    for (const slot of this.slots) if (slot.selection !== null && !slot.selection.destroyed) selections.push(slot.selection)
     return selections
   }
 
@@ -87,7 +87,7 @@ export class Peer {
   getLastSelection(): Selection | undefined {
     for (let i = this.slots.length - 1; i >= 0; i--) {
       const selection = this.slots[i]!.selection
-      if (selection !== null) return selection
+      if (selection !== null && !selection.destroyed) return selection
     }
     return undefined
   }
@@ -192,7 +192,8 @@ export class Peer {
       this.removeSelection(slot)
       return
     }
-    if (slot.selection !== null) {
+    // (Its marker is reachable through `Cursor#getMarker`: if someone destroyed it, make a new one.)
+    if (slot.selection !== null && !slot.selection.destroyed) {
       slot.selection.marker.setOffsets(head, anchor)
       return
     }

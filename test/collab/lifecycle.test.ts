@@ -80,3 +80,18 @@ describe('collaboration lifecycle', () => {
     expect(peer.getSelections().map((s) => s.getBufferRange().toString())).toEqual(['[(0, 0) - (0, 0)]', '[(0, 1) - (0, 1)]', '[(0, 2) - (0, 3)]'])
   })
 })
+
+describe('a peer whose marker someone destroyed', () => {
+  it('drops the destroyed selection and places a new one with the next state', () => {
+    network = new Network()
+    const ada = network.addClient('ada', { text: 'abcdef' })
+    const bob = network.addClient('bob')
+    ada.editor!.setCursorBufferPosition([0, 2])
+    const peer = bob.editor!.getPeers()[0]!
+    peer.getLastCursor()!.getMarker().destroy()
+    expect(peer.getSelections()).toEqual([])
+    ada.editor!.moveRight()
+    expect(peer.getCursors().map((c) => c.getBufferPosition().toArray())).toEqual([[0, 3]])
+    expect(bob.warnings).toEqual([])
+  })
+})
