@@ -218,11 +218,15 @@ export class TextBuffer {
     return this.changeReader.relativePositionAt(clamped, assoc)
   }
 
-  /** The offset a relative position resolves to in this text, or null if it is not in it (yet). */
-  offsetForRelativePosition(position: Y.RelativePosition): number | null {
+  /**
+   * The offset a relative position resolves to in this text, or null if it is not in it (yet).
+   * `followRedone: false` resolves a position bound to text an undo brought back where the original
+   * was, as every peer (who never saw that undo's link) would.
+   */
+  offsetForRelativePosition(position: Y.RelativePosition, options: { followRedone?: boolean } = {}): number | null {
     const fast = this.changeReader.offsetForRelativePosition(position)
     if (fast !== undefined) return fast === null ? null : Math.max(0, Math.min(this.index.length, fast))
-    const absolute = Y.createAbsolutePositionFromRelativePosition(position, this.doc)
+    const absolute = Y.createAbsolutePositionFromRelativePosition(position, this.doc, options.followRedone ?? true)
     if (absolute === null || absolute.type !== this.ytext) return null
     return Math.max(0, Math.min(this.index.length, absolute.index))
   }

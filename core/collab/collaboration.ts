@@ -296,7 +296,7 @@ export class Collaboration {
     let peer = this.peers.get(clientId)
     const isNew = peer === undefined
     if (peer === undefined) {
-      peer = new Peer({ ytext: this.ytext, markRemoteOffsets: (h, t) => this.host.markRemoteOffsets(h, t), createRemoteSelection: (m, o) => this.host.createRemoteSelection(m, o) }, clientId)
+      peer = new Peer({ ytext: this.ytext, buffer: this.host.buffer, markRemoteOffsets: (h, t) => this.host.markRemoteOffsets(h, t), createRemoteSelection: (m, o) => this.host.createRemoteSelection(m, o) }, clientId)
       this.peers.set(clientId, peer)
     }
     peer.update(decoded.state)

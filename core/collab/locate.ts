@@ -1,16 +1,20 @@
 import * as Y from 'yjs'
+import type { TextBuffer } from '../buffer/text-buffer.ts'
 
 /**
  * Where a peer's relative position lies in `ytext`: a character offset; 'pending' when the item it is
  * bound to has not arrived yet (its update is still on the way); 'foreign' when it belongs to another
  * type (a peer editing another text of the same document) or can no longer be found.
  *
- * This walks every item left of the position (Yjs has no index from items to offsets), so it is
- * called only when a peer publishes a new position, never per edit: edits move the markers.
+ * Yjs has no index from items to offsets; the buffer walks from the position's item to the nearest
+ * item whose offset it remembers (usually a few steps), and only falls back to Yjs's walk over every
+ * item to the left. Either way it runs only when a peer publishes a new position, never per edit:
+ * edits move the markers.
  */
 export type Location = number | 'pending' | 'foreign'
 
-export function locate(position: Y.RelativePosition, ytext: Y.Text): Location {
+export function locate(position: Y.RelativePosition, buffer: TextBuffer): Location {
+  const ytext = buffer.ytext
   const doc = ytext.doc
   if (doc === null || !isInText(position, ytext)) return 'foreign'
   const item = position.item
@@ -19,9 +23,8 @@ export function locate(position: Y.RelativePosition, ytext: Y.Text): Location {
   if (Y.getState(doc.store, item.client) <= item.clock) return 'pending'
   // Not following "redone" items: that link exists only in the doc that ran the undo, and every
   // peer must resolve a position to the same place (the owner republishes when its item dies).
-  const absolute = Y.createAbsolutePositionFromRelativePosition(position, doc, false)
-  if (absolute === null || absolute.type !== ytext) return 'foreign'
-  return absolute.index
+  const offset = buffer.offsetForRelativePosition(position, { followRedone: false })
+  return offset === null ? 'foreign' : offset
 }
 
 /** Whether the position names `ytext` (by root name, or by the item of a nested text). */

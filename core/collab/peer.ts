@@ -1,4 +1,5 @@
 import type * as Y from 'yjs'
+import type { TextBuffer } from '../buffer/text-buffer.ts'
 import type { DisplayMarker } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
@@ -10,6 +11,7 @@ import { hasArrived, locate } from './locate.ts'
 /** What a peer needs from the editor that shows it. */
 export interface PeerHost {
   readonly ytext: Y.Text
+  readonly buffer: TextBuffer
   /** A marker for another user's selection (left-bound, never invalidated) at exact offsets. */
   markRemoteOffsets(headOffset: number, tailOffset: number): DisplayMarker
   createRemoteSelection(marker: DisplayMarker, owner: SelectionOwner): Selection
@@ -182,9 +184,9 @@ export class Peer {
 
   private place(slot: Slot): void {
     const target = slot.target!
-    const ytext = this.host.ytext
-    const anchor = locate(target.anchor, ytext)
-    const head = target.collapsed ? anchor : locate(target.head, ytext)
+    const buffer = this.host.buffer
+    const anchor = locate(target.anchor, buffer)
+    const head = target.collapsed ? anchor : locate(target.head, buffer)
     if (anchor === 'pending' || head === 'pending') return
     slot.target = null
     if (anchor === 'foreign' || head === 'foreign') {
