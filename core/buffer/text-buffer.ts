@@ -435,11 +435,11 @@ export class TextBuffer {
    */
   private withLineEndingPairs(change: RawChange): RawChange {
     let { offset, deleteLength, insertText } = change
-    const before = offset > 0 ? this.index.textBetween(offset - 1, offset) : ''
-    const after = this.index.textBetween(offset + deleteLength, offset + deleteLength + 1)
+    const before = this.index.charAt(offset - 1)
+    const after = this.index.charAt(offset + deleteLength)
     if (before !== '\r' && after !== '\n') return change
-    const firstOld = this.index.textBetween(offset, offset + 1)
-    const lastOld = deleteLength > 0 ? this.index.textBetween(offset + deleteLength - 1, offset + deleteLength) : ''
+    const firstOld = this.index.charAt(offset)
+    const lastOld = deleteLength > 0 ? this.index.charAt(offset + deleteLength - 1) : ''
     const firstNew = insertText.length > 0 ? insertText[0] : after
     const lastNew = insertText.length > 0 ? insertText[insertText.length - 1] : before
     // A pair forms across the left edge, or the edit starts inside an existing pair.

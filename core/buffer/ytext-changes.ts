@@ -159,9 +159,12 @@ export class YTextChangeReader {
    * others; a remembered item that was merged away is re-keyed to the item that now holds it.
    */
   private refreshKnown(): void {
+    let stale: Item[] | null = null
+    for (const item of this.known.keys()) if (!this.isLinked(item)) (stale ??= []).push(item)
+    if (stale === null) return
     const store = this.ytext.doc!.store
-    for (const [item, known] of [...this.known]) {
-      if (this.isLinked(item)) continue
+    for (const item of stale) {
+      const known = this.known.get(item)!
       this.known.delete(item)
       if (item.deleted) continue
       const holder = Y.getItem(store, item.id)
