@@ -16,6 +16,7 @@ import { createLanguageMode, type LanguageMode } from '../language/language-mode
 import { isLanguageId, type LanguageId } from '../language/registry.ts'
 import type { ScopeDescriptor } from '../language/scope-descriptor.ts'
 import { toggleLineCommentsEdits } from '../language/comments.ts'
+import { highlightRows, type HighlightSpan } from '../language/highlight.ts'
 import type { Logger } from '../collab/collaboration.ts'
 import { Clipboard } from './clipboard.ts'
 import { EditorCommands } from './commands.ts'
@@ -414,6 +415,14 @@ export abstract class EditorModel extends EditorCommands {
 
   syntaxTreeScopeDescriptorForBufferPosition(position: PointLike): ScopeDescriptor {
     return this.languageMode.syntaxTreeScopeDescriptorForPosition(this.clipBufferPosition(position))
+  }
+
+  /**
+   * Syntax highlighting for buffer rows [startRow, endRow] (one array of spans per row, buffer columns,
+   * `tok-*` class names) from the language's incremental tree; empty for plain text.
+   */
+  highlightSpansForBufferRows(startRow: number, endRow: number): HighlightSpan[][] {
+    return highlightRows(this.languageMode, this.buffer, startRow, endRow)
   }
 
   getNonWordCharacters(_position?: PointLike): string {
