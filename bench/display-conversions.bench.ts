@@ -6,6 +6,8 @@
 import { TextBuffer } from '../core/buffer/text-buffer.ts'
 import { DisplayLayer } from '../core/display/display-layer.ts'
 import type { Point } from '../core/point/point.ts'
+import { codeLikeDocument } from './documents.ts'
+import { median } from './measure.ts'
 
 const LINES = 200_000
 const CONVERSIONS = 100_000
@@ -17,24 +19,7 @@ function next(n: number): number {
   return Math.floor((seed / 2147483648) * n)
 }
 
-/** Code-like text: indented short lines, some hard tabs, and about one line in seven long enough to wrap at 80. */
-function makeDocument(): string {
-  const words = ['const', 'value', 'return', 'function', 'item', 'index', 'result', 'if', 'else', 'for', '=', '{', '}', '(x)', 'await']
-  const lines: string[] = []
-  for (let i = 0; i < LINES; i++) {
-    const indent = next(5) === 0 ? '\t' : '  '.repeat(next(4))
-    const wordCount = next(7) === 0 ? 14 + next(20) : 2 + next(8)
-    const parts: string[] = []
-    for (let w = 0; w < wordCount; w++) parts.push(words[next(words.length)]!)
-    lines.push(indent + parts.join(' '))
-  }
-  return lines.join('\n')
-}
 
-function median(values: number[]): number {
-  const sorted = values.slice().sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
-}
 
 function time(fn: () => void): number {
   const start = performance.now()
@@ -42,7 +27,7 @@ function time(fn: () => void): number {
   return performance.now() - start
 }
 
-const buffer = new TextBuffer({ text: makeDocument() })
+const buffer = new TextBuffer({ text: codeLikeDocument(LINES) })
 const layer = new DisplayLayer(buffer, { softWrapped: true, editorWidthInChars: 80, tabLength: 4 })
 for (let k = 0; k < 100; k++) {
   const row = 1000 + k * 2000

@@ -5,34 +5,14 @@
  */
 import { TextBuffer } from '../core/buffer/text-buffer.ts'
 import { DisplayLayer } from '../core/display/display-layer.ts'
+import { codeLikeDocument } from './documents.ts'
+import { median } from './measure.ts'
 
 const LINES = 200_000
 const KEYSTROKES = 600
 const ROUNDS = 31
 
-/** Code-like text: indented short lines, some hard tabs, and about one line in seven long enough to wrap at 80. */
-function makeDocument(): string {
-  let seed = 42
-  const next = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2147483648
-    return Math.floor((seed / 2147483648) * n)
-  }
-  const words = ['const', 'value', 'return', 'function', 'item', 'index', 'result', 'if', 'else', 'for', '=', '{', '}', '(x)', 'await']
-  const lines: string[] = []
-  for (let i = 0; i < LINES; i++) {
-    const indent = next(5) === 0 ? '\t' : '  '.repeat(next(4))
-    const wordCount = next(7) === 0 ? 14 + next(20) : 2 + next(8)
-    const parts: string[] = []
-    for (let w = 0; w < wordCount; w++) parts.push(words[next(words.length)]!)
-    lines.push(indent + parts.join(' '))
-  }
-  return lines.join('\n')
-}
 
-function median(values: number[]): number {
-  const sorted = values.slice().sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
-}
 
 /** Types a character in the middle row and deletes it again, KEYSTROKES times in all; ms per keystroke. */
 function type(buffer: TextBuffer): number {
@@ -45,7 +25,7 @@ function type(buffer: TextBuffer): number {
   return (performance.now() - start) / KEYSTROKES
 }
 
-const text = makeDocument()
+const text = codeLikeDocument(LINES)
 const plain = new TextBuffer({ text })
 const withLayer = new TextBuffer({ text })
 new DisplayLayer(withLayer)

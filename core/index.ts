@@ -26,3 +26,9 @@ export { ReadOnlyEditorError } from './editor/errors.ts'
 export { ScopeDescriptor } from './language/scope-descriptor.ts'
 /** Language ids and detection by file name. */
 export { languageForPath, isLanguageId, type LanguageId } from './language/registry.ts'
+/** Another user of the shared text, with their cursors and selections in this editor's coordinates. */
+export { Peer } from './collab/peer.ts'
+/** The awareness fields an editor publishes: `{user, cursor, selections}` of relative positions. */
+export type { RelativePositionJSON, SelectionJSON, UserInfo } from './collab/awareness-state.ts'
+/** Where the editor reports what it ignores, such as a peer's malformed awareness state. */
+export type { Logger } from './collab/collaboration.ts'

@@ -33,7 +33,7 @@ isSoftWrapped setEditorWidthInChars getEditorWidthInChars setTabLength getTabLen
 undo redo transact createCheckpoint revertToCheckpoint groupChangesSinceCheckpoint setReadOnly isReadOnly
 setLanguage getLanguage scopeDescriptorForBufferPosition syntaxTreeScopeDescriptorForBufferPosition
 onDidChange onDidAddCursor onDidRemoveCursor onDidAddSelection onDidRemoveSelection onDidChangeCursorPosition
-onDidChangeSelectionRange onDidDestroy destroy
+onDidChangeSelectionRange onDidDestroy destroy getPeers onDidAddPeer onDidRemovePeer
 `
 
 const selectionMethods = `
@@ -70,7 +70,7 @@ const words = (list: string) => list.split(/\s+/).filter(Boolean)
 
 describe('the public API surface', () => {
   it('exports what API.md names from core/index.ts', () => {
-    for (const name of ['TextEditor', 'TextBuffer', 'Selection', 'Cursor', 'DisplayMarker', 'Point', 'Range', 'Disposable', 'CompositeDisposable', 'Emitter', 'Clipboard', 'ScopeDescriptor', 'ReadOnlyEditorError']) {
+    for (const name of ['TextEditor', 'TextBuffer', 'Selection', 'Cursor', 'DisplayMarker', 'Point', 'Range', 'Disposable', 'CompositeDisposable', 'Emitter', 'Clipboard', 'ScopeDescriptor', 'ReadOnlyEditorError', 'Peer']) {
       expect(typeof (cotext as Record<string, unknown>)[name], name).toBe('function')
     }
   })

@@ -216,6 +216,17 @@ export class DisplayMarker {
     this.setTailBufferPosition(this.layer.display.bufferPositionForScreenPosition(position, options))
   }
 
+  /** Internal: moves both ends to exact character offsets (see MarkerLayer#markOffsets); gives it a tail. */
+  setOffsets(headOffset: number, tailOffset: number): void {
+    const head = this.layer.clampOffset(headOffset)
+    const tail = this.layer.clampOffset(tailOffset)
+    this.update(() => {
+      this.tailed = true
+      this.headOffset = head
+      this.tailOffset = tail
+    })
+  }
+
   /** Gives the marker a tail where its head is, if it has none. */
   plantTail(): void {
     if (this.tailed) return

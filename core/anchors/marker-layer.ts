@@ -54,6 +54,20 @@ export class MarkerLayer {
     return this.markBufferPosition(this.display.bufferPositionForScreenPosition(position), options)
   }
 
+  /**
+   * Internal: a marker at exact character offsets, not clipped to positions. Positions resolved from
+   * another user's relative positions keep the very offset their owner has (even between '\r' and
+   * '\n'), so that both map every later edit alike.
+   */
+  markOffsets(headOffset: number, tailOffset: number, options: MarkerOptions = {}): DisplayMarker {
+    return this.add(this.clampOffset(headOffset), this.clampOffset(tailOffset), options)
+  }
+
+  /** Internal: an offset forced into [0, length]. */
+  clampOffset(offset: number): number {
+    return Math.max(0, Math.min(this.buffer.getLength(), Math.floor(offset)))
+  }
+
   getMarkers(): DisplayMarker[] {
     return [...this.markers]
   }

@@ -265,6 +265,13 @@ export class LineIndex {
     }
   }
 
+  /** The character at `offset` ('' outside the text), in one descent. */
+  charAt(offset: number): string {
+    if (offset < 0 || offset >= this.root.length) return ''
+    const { rowStart, line } = this.lineForOffset(offset)
+    return line.charAt(offset - rowStart)
+  }
+
   /** Text between two offsets. */
   textBetween(startOffset: number, endOffset: number): string {
     if (endOffset <= startOffset) return ''

@@ -218,9 +218,15 @@ export class TextBuffer {
     return this.changeReader.relativePositionAt(clamped, assoc)
   }
 
-  /** The offset a relative position resolves to in this text, or null if it is not in it (yet). */
-  offsetForRelativePosition(position: Y.RelativePosition): number | null {
-    const absolute = Y.createAbsolutePositionFromRelativePosition(position, this.doc)
+  /**
+   * The offset a relative position resolves to in this text, or null if it is not in it (yet).
+   * `followRedone: false` resolves a position bound to text an undo brought back where the original
+   * was, as every peer (who never saw that undo's link) would.
+   */
+  offsetForRelativePosition(position: Y.RelativePosition, options: { followRedone?: boolean } = {}): number | null {
+    const fast = this.changeReader.offsetForRelativePosition(position)
+    if (fast !== undefined) return fast === null ? null : Math.max(0, Math.min(this.index.length, fast))
+    const absolute = Y.createAbsolutePositionFromRelativePosition(position, this.doc, options.followRedone ?? true)
     if (absolute === null || absolute.type !== this.ytext) return null
     return Math.max(0, Math.min(this.index.length, absolute.index))
   }
@@ -429,11 +435,11 @@ export class TextBuffer {
    */
   private withLineEndingPairs(change: RawChange): RawChange {
     let { offset, deleteLength, insertText } = change
-    const before = offset > 0 ? this.index.textBetween(offset - 1, offset) : ''
-    const after = this.index.textBetween(offset + deleteLength, offset + deleteLength + 1)
+    const before = this.index.charAt(offset - 1)
+    const after = this.index.charAt(offset + deleteLength)
     if (before !== '\r' && after !== '\n') return change
-    const firstOld = this.index.textBetween(offset, offset + 1)
-    const lastOld = deleteLength > 0 ? this.index.textBetween(offset + deleteLength - 1, offset + deleteLength) : ''
+    const firstOld = this.index.charAt(offset)
+    const lastOld = deleteLength > 0 ? this.index.charAt(offset + deleteLength - 1) : ''
     const firstNew = insertText.length > 0 ? insertText[0] : after
     const lastNew = insertText.length > 0 ? insertText[insertText.length - 1] : before
     // A pair forms across the left edge, or the edit starts inside an existing pair.

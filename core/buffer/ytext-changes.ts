@@ -36,6 +36,7 @@ export class YTextChangeReader {
 
   /** Changes made by `transaction`, given the text's length before it; null when they cannot be read. */
   read(transaction: Y.Transaction, oldLength: number): RawChange[] | null {
+    this.refreshKnown()
     const inserted = this.insertedItems(transaction)
     const deleted = this.deletedItems(transaction)
     if (inserted.size === 0 && deleted.size === 0) return []
@@ -95,17 +96,21 @@ export class YTextChangeReader {
     if (target < 0 || target >= length) {
       return Y.createRelativePositionFromTypeIndex(this.ytext, Math.max(0, Math.min(offset, length)), assoc)
     }
+    this.refreshKnown()
     let best: Item | null = null
     let bestOffset = 0
+    let bestDistance = Infinity
     for (const [item, known] of this.known) {
       if (!this.isLinked(item)) continue
-      if (best === null || Math.abs(known - target) < Math.abs(bestOffset - target)) {
+      const distance = target < known ? known - target : Math.max(0, target - (known + item.length - 1))
+      if (distance < bestDistance) {
         best = item
         bestOffset = known
+        bestDistance = distance
       }
     }
     // Past a few thousand characters a walk from the nearest end is no worse than Yjs's own search.
-    if (best === null || Math.abs(bestOffset - target) > Math.min(target, length - target, 4096)) {
+    if (best === null || bestDistance > Math.min(target, length - target, 4096)) {
       return Y.createRelativePositionFromTypeIndex(this.ytext, offset, assoc)
     }
     let cur: Item | null = best
@@ -129,6 +134,44 @@ export class YTextChangeReader {
       }
     }
     return Y.createRelativePositionFromTypeIndex(this.ytext, offset, assoc)
+  }
+
+  /**
+   * The offset a relative position resolves to, as Y.createAbsolutePositionFromRelativePosition gives
+   * it, found by walking from the position's item to the nearest remembered one. Undefined when the
+   * fast way does not apply (start/end positions, undo-redone items, other types): use Yjs's then.
+   */
+  offsetForRelativePosition(position: Y.RelativePosition): number | null | undefined {
+    const id = position.item
+    if (id === null) return undefined
+    const store = this.ytext.doc!.store
+    if (Y.getState(store, id.client) <= id.clock) return null
+    const struct = Y.getItem(store, id)
+    if (!(struct instanceof Y.Item) || struct.redone !== null || struct.parent !== this.ytext || struct.parentSub !== null) return undefined
+    this.refreshKnown()
+    const visible = (item: Item): boolean => item.countable && !item.deleted
+    const inside = visible(struct) ? id.clock - struct.id.clock + (position.assoc >= 0 ? 0 : 1) : 0
+    return this.offsetOf(struct, this.ytext.length, visible) + inside
+  }
+
+  /**
+   * After a transaction Yjs merges runs of one client's items into the first of them, unlinking the
+   * others; a remembered item that was merged away is re-keyed to the item that now holds it.
+   */
+  private refreshKnown(): void {
+    let stale: Item[] | null = null
+    for (const item of this.known.keys()) if (!this.isLinked(item)) (stale ??= []).push(item)
+    if (stale === null) return
+    const store = this.ytext.doc!.store
+    for (const item of stale) {
+      const known = this.known.get(item)!
+      this.known.delete(item)
+      if (item.deleted) continue
+      const holder = Y.getItem(store, item.id)
+      if (holder instanceof Y.Item && holder !== item && !holder.deleted && this.isLinked(holder) && !this.known.has(holder)) {
+        this.known.set(holder, known - (item.id.clock - holder.id.clock))
+      }
+    }
   }
 
   private positionInItem(item: Item, index: number, assoc: number): Y.RelativePosition {

@@ -16,6 +16,8 @@ import { createLanguageMode, type LanguageMode } from '../language/language-mode
 import { isLanguageId, type LanguageId } from '../language/registry.ts'
 import type { ScopeDescriptor } from '../language/scope-descriptor.ts'
 import { toggleLineCommentsEdits } from '../language/comments.ts'
+import { highlightRows, type HighlightSpan } from '../language/highlight.ts'
+import type { Logger } from '../collab/collaboration.ts'
 import { Clipboard } from './clipboard.ts'
 import { EditorCommands } from './commands.ts'
 import { buildIndentString, indentLevelForLine } from '../language/indentation.ts'
@@ -35,6 +37,8 @@ export interface TextEditorOptions {
   nonWordCharacters?: string
   clipboard?: Clipboard
   language?: LanguageId
+  /** Where warnings go (a peer's malformed awareness state); default `console.warn`. */
+  logger?: Logger
 }
 
 export interface EditorEvents {
@@ -89,6 +93,8 @@ export abstract class EditorModel extends EditorCommands {
   abstract mutateText<T>(name: string, options: WriteOptions, fn: () => T): T
   abstract getSelections(): Selection[]
   abstract setBufferTextInRange(range: RangeLike, text: string, options?: { normalizeLineEndings?: boolean; undo?: 'skip' }): Range
+  /** Runs `fn` as one batch of selection changes (collaboration publishes once, at the end). */
+  abstract batch<T>(fn: () => T): T
 
   getBuffer(): TextBuffer {
     return this.buffer
@@ -346,7 +352,9 @@ export abstract class EditorModel extends EditorCommands {
   }
 
   foldSelectedLines(): void {
-    for (const selection of this.getSelections()) selection.fold()
+    this.batch(() => {
+      for (const selection of this.getSelections()) selection.fold()
+    })
   }
 
   destroyFoldsContainingBufferPositions(positions: PointLike[], excludeEndpoints: boolean): void {
@@ -409,6 +417,14 @@ export abstract class EditorModel extends EditorCommands {
     return this.languageMode.syntaxTreeScopeDescriptorForPosition(this.clipBufferPosition(position))
   }
 
+  /**
+   * Syntax highlighting for buffer rows [startRow, endRow] (one array of spans per row, buffer columns,
+   * `tok-*` class names) from the language's incremental tree; empty for plain text.
+   */
+  highlightSpansForBufferRows(startRow: number, endRow: number): HighlightSpan[][] {
+    return highlightRows(this.languageMode, this.buffer, startRow, endRow)
+  }
+
   getNonWordCharacters(_position?: PointLike): string {
     return this.nonWordCharacters
   }
@@ -431,4 +447,19 @@ function checkOptions(options: TextEditorOptions): void {
   }
   if (options.clipboard !== undefined && !(options.clipboard instanceof Clipboard)) throw new TypeError('options.clipboard must be a Clipboard')
   if (options.language !== undefined && !isLanguageId(options.language)) throw new TypeError(`options.language: unknown language ${String(options.language)}`)
+  checkCollaborationOptions(options)
+}
+
+function checkCollaborationOptions({ awareness, user, logger, doc }: TextEditorOptions): void {
+  if (awareness !== undefined) {
+    if (awareness === null || typeof awareness !== 'object' || typeof awareness.getStates !== 'function' || typeof awareness.setLocalState !== 'function') {
+      throw new TypeError('options.awareness must be a y-protocols Awareness')
+    }
+    if (doc !== undefined && awareness.doc !== doc) throw new TypeError('options.awareness must belong to options.doc')
+    if (doc === undefined) throw new TypeError('options.awareness needs options.doc, the document it belongs to')
+  }
+  if (user !== undefined && (user === null || typeof user !== 'object' || typeof user.name !== 'string' || typeof user.color !== 'string')) {
+    throw new TypeError('options.user must be {name: string, color: string}')
+  }
+  if (logger !== undefined && (logger === null || typeof logger.warn !== 'function')) throw new TypeError('options.logger must have a warn(message) method')
 }

@@ -73,8 +73,12 @@ export class History {
    * grouping interval, a change that follows the previous one closely joins its undo step.
    */
   willChange(groupingInterval = 0): void {
-    this.pendingBefore = this.snapshot()
-    this.undoManager.captureTimeout = groupingInterval
+    const um = this.undoManager
+    um.captureTimeout = groupingInterval
+    // A change that will join the previous undo step (Y.UndoManager's own test) keeps that step's
+    // selections: skip taking them, which is most keystrokes of continuous typing.
+    const joins = groupingInterval > 0 && um.lastChange > 0 && Date.now() - um.lastChange < groupingInterval && um.undoStack.length > 0
+    this.pendingBefore = joins ? null : this.snapshot()
   }
 
   didChange(): void {

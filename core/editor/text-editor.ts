@@ -1,7 +1,7 @@
 import type * as Y from 'yjs'
 import type { DisplayMarker } from '../anchors/display-marker.ts'
 import type { ClipOptions } from '../display/display-layer.ts'
-import type { Disposable } from '../events/disposable.ts'
+import { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import { Cursor, type CursorPositionEvent } from '../selection/cursor.ts'
@@ -14,6 +14,8 @@ import { Clipboard } from './clipboard.ts'
 import { EditorModel, type TextEditorOptions } from './editor-model.ts'
 import { ReadOnlyEditorError } from './errors.ts'
 import { History, type SelectionOffsets } from './history.ts'
+import { Collaboration, type CollaborationOptions } from '../collab/collaboration.ts'
+import type { Peer } from '../collab/peer.ts'
 
 export type { TextEditorOptions } from './editor-model.ts'
 
@@ -35,6 +37,10 @@ export class TextEditor extends EditorModel implements CursorHost {
   private transactDepth = 0
   private suppressMerging = false
   private destroyed = false
+  /** Set when the editor was given an awareness: publishes our selections, shows the peers'. */
+  private readonly collaboration: Collaboration | null = null
+  /** Depth of nested operations on selections; collaboration publishes when the outermost ends. */
+  private batchDepth = 0
 
   constructor(options: TextEditorOptions = {}) {
     super(options)
@@ -50,10 +56,18 @@ export class TextEditor extends EditorModel implements CursorHost {
     )
     this.subscriptions.push(this.buffer.onDidChange((event) => this.emitter.emit('did-change', event)))
     this.addCursorAtBufferPosition([0, 0])
+    if (options.awareness) {
+      const collaborationOptions: CollaborationOptions = {}
+      if (options.user) collaborationOptions.user = options.user
+      if (options.logger) collaborationOptions.logger = options.logger
+      this.collaboration = new Collaboration(this, options.awareness, collaborationOptions)
+    }
   }
 
   destroy(): void {
     if (this.destroyed) return
+    // First, while selections still exist: peers leave and our awareness fields are cleared.
+    this.collaboration?.destroy()
     this.destroyed = true
     for (const selection of [...this.selections]) selection.marker.destroy()
     for (const subscription of this.subscriptions) subscription.dispose()
@@ -169,13 +183,15 @@ export class TextEditor extends EditorModel implements CursorHost {
   setSelectedBufferRanges(ranges: RangeLike[], options: SetRangeOptions = {}): void {
     if (!Array.isArray(ranges) || ranges.length === 0) throw new TypeError('ranges must be a non-empty array of ranges')
     const bufferRanges = ranges.map((range, i) => Range.fromObject(range, false, `ranges[${i}]`))
-    const selections = this.getSelections()
-    for (const selection of selections.slice(bufferRanges.length)) selection.destroy()
-    this.mergeIntersectingSelections(options, () => {
-      bufferRanges.forEach((range, i) => {
-        const selection = selections[i]
-        if (selection) selection.setBufferRange(range, options)
-        else this.addSelectionForBufferRange(range, options)
+    this.batch(() => {
+      const selections = this.getSelections()
+      for (const selection of selections.slice(bufferRanges.length)) selection.destroy()
+      this.mergeIntersectingSelections(options, () => {
+        bufferRanges.forEach((range, i) => {
+          const selection = selections[i]
+          if (selection) selection.setBufferRange(range, options)
+          else this.addSelectionForBufferRange(range, options)
+        })
       })
     })
   }
@@ -216,13 +232,17 @@ export class TextEditor extends EditorModel implements CursorHost {
   consolidateSelections(): boolean {
     const selections = this.getSelections()
     if (selections.length <= 1) return false
-    for (const selection of selections.slice(1)) selection.destroy()
+    this.batch(() => {
+      for (const selection of selections.slice(1)) selection.destroy()
+    })
     return true
   }
 
   clearSelections(options: { autoscroll?: boolean } = {}): void {
-    this.consolidateSelections()
-    this.getLastSelection()!.clear(options)
+    this.batch(() => {
+      this.consolidateSelections()
+      this.getLastSelection()!.clear(options)
+    })
   }
 
   splitSelectionsIntoLines(): void {
@@ -257,6 +277,11 @@ export class TextEditor extends EditorModel implements CursorHost {
   }
 
   copySelectedText(): void {
+    // Selecting lines to copy them and restoring the ranges after is no change worth publishing.
+    this.batch(() => this.copySelections())
+  }
+
+  private copySelections(): void {
     let maintainClipboard = false
     for (const selection of this.getSelectionsOrderedByBufferPosition()) {
       if (selection.isEmpty()) {
@@ -296,6 +321,11 @@ export class TextEditor extends EditorModel implements CursorHost {
     })
   }
 
+  /** Merging the selections on one row and deleting are one change to publish. */
+  override deleteLine(options: WriteOptions = {}): void {
+    this.batch(() => super.deleteLine(options))
+  }
+
   getClipboard(): Clipboard {
     return this.clipboard
   }
@@ -304,12 +334,12 @@ export class TextEditor extends EditorModel implements CursorHost {
 
   undo(options: WriteOptions = {}): boolean {
     this.ensureWritable('undo', options)
-    return this.history.undo()
+    return this.batch(() => this.history.undo())
   }
 
   redo(options: WriteOptions = {}): boolean {
     this.ensureWritable('redo', options)
-    return this.history.redo()
+    return this.batch(() => this.history.redo())
   }
 
   /** Runs `fn` as one Yjs transaction and one undo step; `groupingInterval` joins a close previous step. */
@@ -318,14 +348,16 @@ export class TextEditor extends EditorModel implements CursorHost {
     const groupingInterval = typeof groupingIntervalOrFn === 'number' ? groupingIntervalOrFn : 0
     if (typeof fn !== 'function') throw new TypeError('transact needs a function')
     if (this.transactDepth > 0) return fn()
-    this.transactDepth++
-    this.history.willChange(groupingInterval)
-    try {
-      return this.buffer.transact(fn)
-    } finally {
-      this.history.didChange()
-      this.transactDepth--
-    }
+    return this.batch(() => {
+      this.transactDepth++
+      this.history.willChange(groupingInterval)
+      try {
+        return this.buffer.transact(fn)
+      } finally {
+        this.history.didChange()
+        this.transactDepth--
+      }
+    })
   }
 
   createCheckpoint(): number {
@@ -333,7 +365,7 @@ export class TextEditor extends EditorModel implements CursorHost {
   }
 
   revertToCheckpoint(checkpoint: number): boolean {
-    return this.history.revertToCheckpoint(checkpoint)
+    return this.batch(() => this.history.revertToCheckpoint(checkpoint))
   }
 
   groupChangesSinceCheckpoint(checkpoint: number): boolean {
@@ -394,6 +426,35 @@ export class TextEditor extends EditorModel implements CursorHost {
     return this.emitter.once('did-destroy', callback)
   }
 
+  // Collaboration
+
+  /** Every other awareness client with a state (none without an awareness). */
+  getPeers(): Peer[] {
+    return this.collaboration?.getPeers() ?? []
+  }
+  onDidAddPeer(callback: (peer: Peer) => void): Disposable {
+    return this.collaboration?.onDidAddPeer(callback) ?? new Disposable()
+  }
+  /** Fires after the peer's cursors, selections and the peer itself fired `onDidDestroy`. */
+  onDidRemovePeer(callback: (peer: Peer) => void): Disposable {
+    return this.collaboration?.onDidRemovePeer(callback) ?? new Disposable()
+  }
+
+  /** Runs `fn` as one batch of selection changes: collaboration publishes once, when the outermost ends. */
+  batch<T>(fn: () => T): T {
+    this.batchDepth++
+    try {
+      return fn()
+    } finally {
+      this.batchDepth--
+      if (this.batchDepth === 0) this.collaboration?.flush()
+    }
+  }
+
+  isBatching(): boolean {
+    return this.batchDepth > 0
+  }
+
   // Internal: CursorHost and the collaboration layer
 
   cursorMoved(event: CursorPositionEvent): void {
@@ -402,6 +463,11 @@ export class TextEditor extends EditorModel implements CursorHost {
 
   selectionRangeChanged(event: SelectionRangeEvent): void {
     this.emitter.emit('did-change-selection-range', event)
+  }
+
+  /** Internal: a marker for a peer's selection at exact offsets; edits at its ends never push it. */
+  markRemoteOffsets(headOffset: number, tailOffset: number): DisplayMarker {
+    return this.markerLayer.markOffsets(headOffset, tailOffset, { remote: true, invalidate: 'never' })
   }
 
   /** Internal: a selection owned by someone else, resolved in this editor's coordinates. */
@@ -443,8 +509,10 @@ export class TextEditor extends EditorModel implements CursorHost {
   }
 
   protected moveCursors(fn: (cursor: Cursor) => void): void {
-    for (const cursor of this.getCursors()) fn(cursor)
-    this.mergeCursors()
+    this.batch(() => {
+      for (const cursor of this.getCursors()) fn(cursor)
+      this.mergeCursors()
+    })
   }
 
   protected expandSelectionsForward(fn: (selection: Selection) => void): void {
@@ -489,6 +557,11 @@ export class TextEditor extends EditorModel implements CursorHost {
       fn?.()
       return
     }
+    // Every command that changes selections runs through here: one batch, one publish.
+    this.batch(() => this.mergeSelectionsNow(options, fn, shouldMerge))
+  }
+
+  private mergeSelectionsNow(options: SetRangeOptions, fn: (() => void) | undefined, shouldMerge: (a: Selection, b: Selection) => boolean): void {
     this.suppressMerging = true
     try {
       fn?.()
@@ -514,6 +587,10 @@ export class TextEditor extends EditorModel implements CursorHost {
   }
 
   private addSelection(marker: DisplayMarker, options: SetRangeOptions = {}): Selection {
+    return this.batch(() => this.addAndMergeSelection(marker, options))
+  }
+
+  private addAndMergeSelection(marker: DisplayMarker, options: SetRangeOptions): Selection {
     const cursor = new Cursor(this, marker)
     const selection = new Selection(this, cursor, marker, LOCAL)
     this.selections.push(selection)
@@ -529,6 +606,10 @@ export class TextEditor extends EditorModel implements CursorHost {
   }
 
   private restoreSelections(offsets: SelectionOffsets[]): void {
+    this.batch(() => this.restoreSelectionRanges(offsets))
+  }
+
+  private restoreSelectionRanges(offsets: SelectionOffsets[]): void {
     const ranges = offsets.map(({ anchor, head }) => ({
       range: new Range(this.buffer.positionForCharacterIndex(Math.min(anchor, head)), this.buffer.positionForCharacterIndex(Math.max(anchor, head))),
       reversed: head < anchor,

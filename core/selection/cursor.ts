@@ -73,6 +73,8 @@ export class Cursor {
   // Events
 
   onDidChangePosition(callback: (event: CursorPositionEvent) => void): Disposable {
+    // A peer's cursor resolves its positions only once somebody listens (its selection relays them).
+    this.selection?.subscribeToMarker()
     return this.emitter.on('did-change-position', callback)
   }
 
@@ -178,8 +180,9 @@ export class Cursor {
     return first !== -1 && position.column > first
   }
 
+  /** For a peer's cursor: whether it is that peer's last cursor. */
   isLastCursor(): boolean {
-    return this === this.editor.getLastCursor()
+    return this.selection ? this.selection.isLastSelection() : this === this.editor.getLastCursor()
   }
 
   /** True for cursors of this editor's user; false for peers' cursors, which cannot be moved here. */
@@ -297,6 +300,7 @@ export class Cursor {
   }
 
   skipLeadingWhitespace(): void {
+    this.assertLocal('move')
     const position = this.getBufferPosition()
     const end = leadingWhitespaceLength(this.getCurrentBufferLine())
     if (end > position.column) this.setBufferPosition([position.row, end])
@@ -352,6 +356,7 @@ export class Cursor {
   // Visibility, comparison, utilities
 
   setVisible(visible: boolean): void {
+    this.assertLocal('change the visibility of')
     if (this.visible === visible) return
     this.visible = visible
     this.emitter.emit('did-change-visibility', visible)
@@ -390,7 +395,7 @@ export class Cursor {
 
   /** Throws when this cursor is a peer's: the contract forbids moving it from here. */
   assertLocal(action: string): void {
-    if (this.selection && !this.selection.isLocal()) this.selection.assertLocal(action)
+    if (this.selection && !this.selection.isLocal()) this.selection.assertLocal(action, 'cursor')
   }
 
   private wordOptions(options: WordQueryOptions): WordOptions {
@@ -410,8 +415,11 @@ export class Cursor {
 
   private changePosition(move: () => void): void {
     this.assertLocal('move')
-    this.selection?.clear({ autoscroll: false })
-    move()
+    // Clearing the selection and moving are one change for collaboration: one publish.
+    this.editor.batch(() => {
+      this.selection?.clear({ autoscroll: false })
+      move()
+    })
   }
 }
 

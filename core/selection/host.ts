@@ -59,6 +59,8 @@ export interface CursorHost {
   autoIndentBufferRows(startRow: number, endRow: number): void
   autoDecreaseIndentForBufferRow(row: number): void
   toggleLineCommentsForBufferRows(startRow: number, endRow: number): void
+  /** Runs `fn` as one batch of selection changes: collaboration publishes once, when the outermost ends. */
+  batch<T>(fn: () => T): T
   /** Runs a text change: refuses on a read-only editor (unless bypassed), one transaction, one undo step. */
   mutateText<T>(name: string, options: WriteOptions, fn: () => T): T
   setBufferTextInRange(range: RangeLike, text: string, options?: { normalizeLineEndings?: boolean; undo?: 'skip' }): Range

@@ -32,6 +32,8 @@ interface SelectionEvents {
 export interface SelectionOwner {
   readonly local: boolean
   readonly name: string
+  /** A peer's last selection: what `isLastSelection` answers about for that peer's selections. */
+  getLastSelection?(): Selection | undefined
 }
 
 const LOCAL_OWNER: SelectionOwner = { local: true, name: '' }
@@ -76,7 +78,7 @@ export class Selection {
   }
 
   isLastSelection(): boolean {
-    return this === this.editor.getLastSelection()
+    return this === (this.owner.local ? this.editor.getLastSelection() : this.owner.getLastSelection?.())
   }
 
   isLocal(): boolean {
@@ -548,6 +550,10 @@ export class Selection {
   /** Absorbs `otherSelection` (union of ranges and goal ranges), then destroys it. */
   merge(otherSelection: Selection, options: SetRangeOptions = {}): void {
     this.assertLocal('merge')
+    this.editor.batch(() => this.mergeWith(otherSelection, options))
+  }
+
+  private mergeWith(otherSelection: Selection, options: SetRangeOptions): void {
     const mine = this.goalScreenRange
     const theirs = otherSelection.goalScreenRange
     const goal = mine && theirs ? mine.union(theirs) : (mine ?? theirs)
@@ -566,6 +572,7 @@ export class Selection {
   }
 
   setGoalScreenRange(range: RangeLike): void {
+    this.assertLocal('set the goal range of')
     this.goalScreenRange = Range.fromObject(range)
   }
 
@@ -576,20 +583,24 @@ export class Selection {
     this.assertLocal('change')
     this.retainSelection = true
     try {
-      this.marker.plantTail()
-      fn()
+      // One batch: collaboration publishes the final range once, not each step of the change.
+      this.editor.batch(() => {
+        this.marker.plantTail()
+        fn()
+      })
     } finally {
       this.retainSelection = false
     }
   }
 
   plantTail(): void {
+    this.assertLocal('change')
     this.marker.plantTail()
   }
 
-  assertLocal(action: string): void {
+  assertLocal(action: string, what: 'selection' | 'cursor' = 'selection'): void {
     if (!this.owner.local) {
-      throw new Error(`Cannot ${action} this selection: it belongs to another user (${this.owner.name || 'a peer'})`)
+      throw new Error(`Cannot ${action} this ${what}: it belongs to another user (${this.owner.name || 'a peer'})`)
     }
   }
 

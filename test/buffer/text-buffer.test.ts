@@ -110,6 +110,7 @@ describe('TextBuffer', () => {
       const remoteText = remoteDoc.getText('text')
       const undo = new Y.UndoManager(buffer.ytext, { trackedOrigins: new Set([buffer]), captureTimeout: 0 })
       let shadow = buffer.getText()
+      const remembered: Y.RelativePosition[] = []
       buffer.onDidChange((event) => {
         for (const change of event.changes) {
           expect(shadow.slice(change.startOffset, change.startOffset + change.oldLength)).toBe(change.oldText)
@@ -142,6 +143,11 @@ describe('TextBuffer', () => {
         expect(Y.createAbsolutePositionFromRelativePosition(fast, buffer.doc)?.index).toBe(probe)
         const slow = Y.createRelativePositionFromTypeIndex(buffer.ytext, probe, assoc)
         expect(JSON.stringify(fast)).toBe(JSON.stringify(slow))
+        // Resolving through remembered items agrees with Yjs, also for positions made steps ago.
+        remembered.push(slow)
+        for (const old of remembered.slice(-5)) {
+          expect(buffer.offsetForRelativePosition(old)).toBe(Y.createAbsolutePositionFromRelativePosition(old, buffer.doc)?.index ?? null)
+        }
         const expected = buffer.ytext.toString()
         if (buffer.getText() !== expected || shadow !== expected) {
           throw new Error(`seed ${seed}, step ${step}: index ${JSON.stringify(buffer.getText())} shadow ${JSON.stringify(shadow)} != ${JSON.stringify(expected)}`)

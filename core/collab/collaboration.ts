@@ -1,0 +1,344 @@
+import type * as Y from 'yjs'
+import type { Awareness } from 'y-protocols/awareness'
+import type { BufferChangeEvent, TextBuffer } from '../buffer/text-buffer.ts'
+import { mapOffset } from '../anchors/offset-mapping.ts'
+import type { DisplayMarker } from '../anchors/display-marker.ts'
+import { Emitter } from '../events/emitter.ts'
+import type { Disposable } from '../events/disposable.ts'
+import type { Selection, SelectionOwner } from '../selection/selection.ts'
+import { decodePeerState, relativePositionJSON, type CursorFields, type SelectionJSON, type UserInfo } from './awareness-state.ts'
+import { Peer } from './peer.ts'
+
+/** Where the collaboration layer reports what it ignores (malformed peer states). */
+export interface Logger {
+  warn(message: string): void
+}
+
+/** What the collaboration layer needs from its editor. */
+export interface CollaborationHost {
+  readonly buffer: TextBuffer
+  /** The editor's own selections, in the order they were added. */
+  getSelections(): Selection[]
+  /** True inside an editor operation: changes are published once, when it ends. */
+  isBatching(): boolean
+  markRemoteOffsets(headOffset: number, tailOffset: number): DisplayMarker
+  createRemoteSelection(marker: DisplayMarker, owner: SelectionOwner): Selection
+  onDidChangeCursorPosition(callback: () => void): Disposable
+  onDidChangeSelectionRange(callback: () => void): Disposable
+  onDidAddSelection(callback: () => void): Disposable
+  onDidRemoveSelection(callback: () => void): Disposable
+}
+
+export interface CollaborationOptions {
+  /** Published as the state's `user`; without it an existing `user` is kept, or a default one written. */
+  user?: UserInfo
+  logger?: Logger
+}
+
+interface CollaborationEvents {
+  'did-add-peer': Peer
+  'did-remove-peer': Peer
+}
+
+interface AwarenessChange {
+  added: number[]
+  updated: number[]
+  removed: number[]
+}
+
+/** Colours for users who did not say which they want: distinct, readable on light and dark themes. */
+const PALETTE = ['#30bced', '#6eeb83', '#ffbc42', '#ee6352', '#9ac2c9', '#8acb88', '#1be7ff', '#d81b60']
+
+const CONSOLE_LOGGER: Logger = {
+  warn(message) {
+    ;(globalThis as { console?: { warn(message: string): void } }).console?.warn(message)
+  },
+}
+
+/**
+ * Ties an editor to a y-protocols Awareness. Publishes the editor's selections as relative positions
+ * (once per local transaction or batch of moves, and only when they changed), and keeps a `Peer` for
+ * every other client with a state, re-resolving a peer's positions only when that peer publishes
+ * new ones: between those, its markers follow every edit like any other marker.
+ */
+export class Collaboration {
+  private readonly ytext: Y.Text
+  private readonly doc: Y.Doc
+  private readonly logger: Logger
+  private readonly emitter = new Emitter<CollaborationEvents>()
+  private readonly subscriptions: Disposable[] = []
+  private readonly peers = new Map<number, Peer>()
+  /** The JSON of the last state seen from each client, well formed or not: an unchanged one is skipped. */
+  private readonly seenStates = new Map<number, string>()
+  private readonly pendingPeers = new Set<Peer>()
+  /** Open Yjs transactions of the doc, and which of them came from another doc. */
+  private readonly openTransactions = new Set<Y.Transaction>()
+  private remoteTransactions = 0
+  private dirty = true
+  private lastPublished: string | null = null
+  /** The `selections` array last published: if the local state stops holding it, someone reset it. */
+  private publishedSelections: SelectionJSON[] | null = null
+  /**
+   * Where the positions we published are now: mapped through every change as a position bound to
+   * the character before it. When a peer's change deletes or rewrites that character (a deletion, or
+   * a change the buffer widens over a '\r\n' pair or a surrogate pair), our cursor may no longer be
+   * where that position resolves, so we publish again.
+   */
+  private publishedOffsets: number[] = []
+  private boundCharacterChanged = false
+  /** The `user` this editor wrote (to remove on destroy), and one still to write with the next publish. */
+  private writtenUser: UserInfo | null = null
+  private userToWrite: UserInfo | null = null
+  private destroyed = false
+  private readonly onAwarenessChange = (change: AwarenessChange) => this.awarenessChanged(change)
+  private readonly onBeforeTransaction = (transaction: Y.Transaction) => this.transactionStarted(transaction)
+  private readonly onAfterTransaction = (transaction: Y.Transaction) => this.transactionEnded(transaction)
+
+  constructor(
+    private readonly host: CollaborationHost,
+    readonly awareness: Awareness,
+    options: CollaborationOptions = {},
+  ) {
+    this.ytext = host.buffer.ytext
+    this.doc = host.buffer.doc
+    this.logger = options.logger ?? CONSOLE_LOGGER
+    const selectionsChanged = () => {
+      // A remote edit shifts our cursors exactly as it shifts the positions we published: no news.
+      if (this.remoteTransactions === 0) this.markDirty()
+    }
+    this.subscriptions.push(
+      host.onDidChangeCursorPosition(selectionsChanged),
+      host.onDidChangeSelectionRange(selectionsChanged),
+      host.onDidAddSelection(selectionsChanged),
+      host.onDidRemoveSelection(selectionsChanged),
+      host.buffer.addChangeHook((event) => this.trackPublished(event)),
+    )
+    this.doc.on('beforeTransaction', this.onBeforeTransaction)
+    this.doc.on('afterTransaction', this.onAfterTransaction)
+    awareness.on('change', this.onAwarenessChange)
+    this.chooseUser(options.user)
+    this.flush()
+    for (const clientId of [...awareness.getStates().keys()]) this.syncClient(clientId)
+  }
+
+  /** Every other client with a state, in the order they appeared. */
+  getPeers(): Peer[] {
+    return [...this.peers.values()]
+  }
+
+  getPeer(clientId: number): Peer | undefined {
+    return this.peers.get(clientId)
+  }
+
+  onDidAddPeer(callback: (peer: Peer) => void): Disposable {
+    return this.emitter.on('did-add-peer', callback)
+  }
+
+  onDidRemovePeer(callback: (peer: Peer) => void): Disposable {
+    return this.emitter.on('did-remove-peer', callback)
+  }
+
+  /** Publishes the selections if they changed and no operation or transaction is still running. */
+  flush(): void {
+    if (!this.dirty || this.destroyed || this.openTransactions.size > 0 || this.host.isBatching()) return
+    this.dirty = false
+    try {
+      this.publish()
+    } catch (error) {
+      // An awareness listener (a provider) failed: the edit that led here must still succeed.
+      this.warn(`could not publish the local selections: ${String(error)}`)
+    }
+  }
+
+  /** Removes every peer, clears the fields this editor published and releases every subscription. */
+  destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
+    for (const subscription of this.subscriptions) subscription.dispose()
+    this.doc.off('beforeTransaction', this.onBeforeTransaction)
+    this.doc.off('afterTransaction', this.onAfterTransaction)
+    this.awareness.off('change', this.onAwarenessChange)
+    try {
+      for (const peer of [...this.peers.values()]) this.removePeer(peer)
+    } finally {
+      this.clearLocalFields()
+      this.emitter.dispose()
+    }
+  }
+
+  // Publishing
+
+  private markDirty(): void {
+    this.dirty = true
+    this.flush()
+  }
+
+  private publish(): void {
+    const state = this.awareness.getLocalState()
+    // A null local state means the app took this client offline: publish again when it returns.
+    if (state === null) return
+    const fields = this.cursorFields()
+    const json = JSON.stringify(fields)
+    const user = this.userToWrite
+    if (json === this.lastPublished && state.selections === this.publishedSelections && user === null) return
+    this.lastPublished = json
+    this.publishedSelections = fields.selections
+    this.publishedOffsets = this.host.getSelections().flatMap(({ marker }) => [marker.headOffset, marker.tailOffset])
+    this.boundCharacterChanged = false
+    this.userToWrite = null
+    this.awareness.setLocalState(user === null ? { ...state, ...fields } : { ...state, user, ...fields })
+  }
+
+  private cursorFields(): CursorFields {
+    const buffer = this.host.buffer
+    // Bound to the character before (assoc -1), so text a peer types at our cursor never pushes it.
+    const position = (offset: number) => relativePositionJSON(buffer.relativePositionForOffset(offset, -1))
+    const selections = this.host.getSelections().map(({ marker }) => {
+      const head = position(marker.headOffset)
+      return { anchor: marker.tailOffset === marker.headOffset ? head : position(marker.tailOffset), head }
+    })
+    return { cursor: selections[selections.length - 1] ?? null, selections }
+  }
+
+  /** The given user; without one, the `user` already in the local state, or else a default one. */
+  private chooseUser(user: UserInfo | undefined): void {
+    if (user === undefined && isUser(this.awareness.getLocalState()?.user)) return
+    const chosen = user ?? { name: 'Anonymous', color: PALETTE[this.awareness.clientID % PALETTE.length]! }
+    this.writtenUser = { name: chosen.name, color: chosen.color }
+    // Written with the first cursor fields, so that joining is one awareness update.
+    this.userToWrite = this.writtenUser
+  }
+
+  private clearLocalFields(): void {
+    const state = this.awareness.getLocalState()
+    if (state === null) return
+    const { cursor: _cursor, selections: _selections, ...rest } = state
+    if (this.writtenUser !== null && sameUser(rest.user, this.writtenUser)) delete rest.user
+    this.awareness.setLocalState(rest)
+  }
+
+  private trackPublished({ changes }: BufferChangeEvent): void {
+    const offsets = this.publishedOffsets
+    for (const { startOffset, oldLength, newLength } of changes) {
+      for (let i = 0; i < offsets.length; i++) {
+        const offset = offsets[i]!
+        if (offset > startOffset && offset <= startOffset + oldLength) this.boundCharacterChanged = true
+        offsets[i] = mapOffset(offset, startOffset, oldLength, newLength, false)
+      }
+    }
+  }
+
+  // Transactions
+
+  private transactionStarted(transaction: Y.Transaction): void {
+    this.openTransactions.add(transaction)
+    if (!transaction.local) this.remoteTransactions++
+  }
+
+  private transactionEnded(transaction: Y.Transaction): void {
+    if (!this.openTransactions.delete(transaction)) return
+    const boundCharacterChanged = this.boundCharacterChanged
+    this.boundCharacterChanged = false
+    try {
+      if (transaction.local) {
+        // Someone edited the text here (not necessarily through the editor): our cursors may have
+        // moved in a way peers cannot infer from our old positions.
+        const changedTypes: ReadonlyMap<unknown, unknown> = transaction.changed
+        if (changedTypes.has(this.ytext)) this.dirty = true
+      } else {
+        this.remoteTransactions--
+        if (boundCharacterChanged) this.dirty = true
+        if (this.pendingPeers.size > 0) this.retryPending()
+      }
+    } finally {
+      this.flush()
+    }
+  }
+
+  // Peers
+
+  private awarenessChanged({ added, updated, removed }: AwarenessChange): void {
+    for (const clientId of [...added, ...updated, ...removed]) {
+      try {
+        if (clientId === this.awareness.clientID) this.checkLocalState()
+        else this.syncClient(clientId)
+      } catch (error) {
+        this.warn(`error while applying the awareness state of client ${clientId}: ${String(error)}`)
+      }
+    }
+  }
+
+  /** Someone replaced or cleared our local state (e.g. set it to `{}`): publish the cursors again. */
+  private checkLocalState(): void {
+    const state = this.awareness.getLocalState()
+    if (state === null || state.selections === this.publishedSelections) return
+    if (this.writtenUser !== null && !isUser(state.user)) this.userToWrite = this.writtenUser
+    this.markDirty()
+  }
+
+  private syncClient(clientId: number): void {
+    if (clientId === this.awareness.clientID) return
+    const state = this.awareness.getStates().get(clientId)
+    if (state == null) {
+      this.seenStates.delete(clientId)
+      const peer = this.peers.get(clientId)
+      if (peer) this.removePeer(peer)
+      return
+    }
+    const json = JSON.stringify(state)
+    if (json === this.seenStates.get(clientId)) return
+    this.seenStates.set(clientId, json)
+    const decoded = decodePeerState(state)
+    if (!decoded.ok) {
+      this.warn(`ignoring the awareness state of client ${clientId}: ${decoded.reason}`)
+      return
+    }
+    let peer = this.peers.get(clientId)
+    const isNew = peer === undefined
+    if (peer === undefined) {
+      peer = new Peer({ ytext: this.ytext, buffer: this.host.buffer, markRemoteOffsets: (h, t) => this.host.markRemoteOffsets(h, t), createRemoteSelection: (m, o) => this.host.createRemoteSelection(m, o) }, clientId)
+      this.peers.set(clientId, peer)
+    }
+    peer.update(decoded.state)
+    if (peer.hasPendingPositions()) this.pendingPeers.add(peer)
+    else this.pendingPeers.delete(peer)
+    if (isNew) this.emitter.emit('did-add-peer', peer)
+  }
+
+  private retryPending(): void {
+    for (const peer of [...this.pendingPeers]) {
+      try {
+        if (!peer.retryPending()) this.pendingPeers.delete(peer)
+      } catch (error) {
+        this.pendingPeers.delete(peer)
+        this.warn(`could not place the selections of client ${peer.clientId}: ${String(error)}`)
+      }
+    }
+  }
+
+  private removePeer(peer: Peer): void {
+    this.peers.delete(peer.clientId)
+    this.pendingPeers.delete(peer)
+    try {
+      peer.destroy()
+    } finally {
+      this.emitter.emit('did-remove-peer', peer)
+    }
+  }
+
+  private warn(message: string): void {
+    try {
+      this.logger.warn(`Cotext collaboration: ${message}`)
+    } catch {
+      // A failing logger must not break the awareness handler either.
+    }
+  }
+}
+
+function isUser(value: unknown): value is UserInfo {
+  return value !== null && typeof value === 'object' && typeof (value as UserInfo).name === 'string' && typeof (value as UserInfo).color === 'string'
+}
+
+function sameUser(value: unknown, user: UserInfo): boolean {
+  return isUser(value) && value.name === user.name && value.color === user.color
+}
