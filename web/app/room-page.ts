@@ -5,7 +5,7 @@ import type { TextEditor } from '../../core/index.ts'
 import { KeyboardInput, type InputHost } from '../input/keyboard-input.ts'
 import { MouseInput } from '../input/mouse-input.ts'
 import { EditorView } from '../view/editor-view.ts'
-import type { PeerLike, PeerSource } from '../view/peer-types.ts'
+import type { PeerLike } from '../view/peer-types.ts'
 import { PeersLayer } from '../view/peers-layer.ts'
 import { PeerList } from './peer-list.ts'
 import { Session, serverUrlFor } from './session.ts'
@@ -73,16 +73,12 @@ export function openRoomPage(root: HTMLElement, room: string, params: URLSearchP
 
   // Following a peer keeps their last cursor in view until the local user types, clicks or scrolls.
   let followed: PeerLike | null = null
-  let follow: (peer: PeerLike | null) => void = () => undefined
-  const source = peerSourceOf(editor)
-  if (source !== null) {
-    const peersLayer = new PeersLayer(view, source)
-    const peerList = new PeerList(toolbar.peers, source, (peer) => follow(peer))
-    follow = (peer) => {
-      followed = peer
-      peersLayer.setFollowed(peer)
-      peerList.setFollowed(peer)
-    }
+  const peersLayer = new PeersLayer(view, editor)
+  const peerList = new PeerList(toolbar.peers, editor, (peer) => follow(peer))
+  const follow = (peer: PeerLike | null): void => {
+    followed = peer
+    peersLayer.setFollowed(peer)
+    peerList.setFollowed(peer)
   }
   const host: InputHost = {
     editor,
@@ -113,8 +109,3 @@ export function openRoomPage(root: HTMLElement, room: string, params: URLSearchP
   return handle
 }
 
-/** The editor's peers, once core has the collaboration layer (API.md); null before. */
-function peerSourceOf(editor: TextEditor): PeerSource | null {
-  const candidate = editor as unknown as Partial<PeerSource>
-  return typeof candidate.getPeers === 'function' ? (editor as unknown as PeerSource) : null
-}
