@@ -1,5 +1,6 @@
 import type { Disposable, Point, TextEditor } from '../../core/index.ts'
 import { Gutter } from './gutter.ts'
+import { RowHighlighter } from './highlights.ts'
 import { LinesLayer } from './lines-layer.ts'
 import { SelectionsLayer, type Placement } from './selections-layer.ts'
 import { setStyle } from './pool.ts'
@@ -50,6 +51,7 @@ export class EditorView {
   private readonly hint: HTMLElement
   private readonly probe: HTMLElement
   private readonly lines: LinesLayer
+  private readonly highlighter: RowHighlighter
   private readonly gutter: Gutter
   private readonly selections: SelectionsLayer
   private readonly decorationLayers: DecorationLayer[] = []
@@ -117,7 +119,8 @@ export class EditorView {
     this.content.style.setProperty('--cx-pad', `${PAD}px`)
 
     this.measure()
-    this.lines = new LinesLayer(editor, this.surface, this.inputSpan, this.lineHeight)
+    this.highlighter = new RowHighlighter(editor, this.win, () => this.requestRender({ lines: true }))
+    this.lines = new LinesLayer(editor, this.surface, this.inputSpan, this.lineHeight, (first, texts) => this.highlighter.spansForScreenRows(first, texts))
     this.gutter = new Gutter(editor, gutterElement, this.lineHeight)
     this.selections = new SelectionsLayer(this.highlightLayer, this.cursorLayer)
 
@@ -150,6 +153,7 @@ export class EditorView {
     this.destroyed = true
     for (const subscription of this.subscriptions) subscription.dispose()
     this.resizeObserver.disconnect()
+    this.highlighter.dispose()
     if (this.frame) this.win.cancelAnimationFrame(this.frame)
     this.win.clearTimeout(this.blinkTimer)
     this.win.clearTimeout(this.hintTimer)

@@ -1,4 +1,5 @@
 import type { TextEditor } from '../../core/index.ts'
+import { spansKey, type ScreenSpan } from './highlights.ts'
 
 /**
  * The text: one absolutely positioned element per rendered screen row, keyed by row, reading only
@@ -12,6 +13,8 @@ interface RenderedLine {
   element: HTMLElement
   span: HTMLElement
   text: string
+  /** spansKey() of the highlight painted on it. */
+  highlight: string
   newline: boolean
   /** Every character is printable ASCII, so column * charWidth is exact. */
   simple: boolean
@@ -32,6 +35,8 @@ export class LinesLayer {
     /** The element that must stay the surface's last child (the input span). */
     private readonly tail: HTMLElement,
     private lineHeight: number,
+    /** Syntax highlight spans for screen rows, or null to paint them plain. */
+    private readonly highlight: (first: number, texts: readonly string[]) => ScreenSpan[][] | null = () => null,
   ) {
     this.range = surface.ownerDocument.createRange()
   }
@@ -53,6 +58,9 @@ export class LinesLayer {
         this.spare.push(line)
       }
     }
+    const texts: string[] = []
+    for (let row = first; row <= end; row++) texts.push(this.editor.lineTextForScreenRow(row))
+    const spans = this.highlight(first, texts)
     let expected: ChildNode | null = this.surface.firstChild
     for (let row = first; row <= end; row++) {
       let line = next.get(row)
@@ -61,7 +69,7 @@ export class LinesLayer {
         line.element.style.top = `${row * this.lineHeight}px`
         next.set(row, line)
       }
-      this.update(line, this.editor.lineTextForScreenRow(row), row < lastScreenRow)
+      this.update(line, texts[row - first]!, spans?.[row - first], row < lastScreenRow)
       if (line.element !== expected) this.surface.insertBefore(line.element, expected)
       expected = line.element.nextSibling
     }
@@ -87,10 +95,10 @@ export class LinesLayer {
     if (line === undefined) return Math.max(0, column) * charWidth
     const col = Math.max(0, Math.min(column, line.text.length))
     if (line.simple) return col * charWidth
-    const node = line.span.firstChild
-    if (node === null) return 0
-    this.range.setStart(node, col)
-    this.range.setEnd(node, col)
+    const place = textNodeAt(line.span, col)
+    if (place === null) return 0
+    this.range.setStart(place.node, place.offset)
+    this.range.setEnd(place.node, place.offset)
     const rect = this.range.getBoundingClientRect()
     return rect.left - line.span.getBoundingClientRect().left
   }
@@ -120,10 +128,12 @@ export class LinesLayer {
     return this.rendered.has(row)
   }
 
-  private update(line: RenderedLine, text: string, newline: boolean): void {
-    if (line.text !== text) {
-      line.span.textContent = text
+  private update(line: RenderedLine, text: string, spans: readonly ScreenSpan[] | undefined, newline: boolean): void {
+    const highlight = spansKey(spans)
+    if (line.text !== text || line.highlight !== highlight) {
+      paint(line.span, text, spans)
       line.text = text
+      line.highlight = highlight
       line.simple = PRINTABLE_ASCII.test(text)
       if (text.length > this.maxColumns) this.maxColumns = text.length
     }
@@ -141,6 +151,44 @@ export class LinesLayer {
     element.contentEditable = 'false'
     const span = doc.createElement('span')
     element.appendChild(span)
-    return { element, span, text: '', newline: false, simple: true }
+    return { element, span, text: '', highlight: '', newline: false, simple: true }
   }
+}
+
+/** Fills a line's span with its text, wrapping highlighted parts in `<span class="tok-…">`. */
+function paint(target: HTMLElement, text: string, spans: readonly ScreenSpan[] | undefined): void {
+  if (spans === undefined || spans.length === 0) {
+    target.textContent = text
+    return
+  }
+  const doc = target.ownerDocument
+  const parts: (string | HTMLElement)[] = []
+  let at = 0
+  for (const span of spans) {
+    const start = Math.max(at, Math.min(span.start, text.length))
+    const end = Math.min(span.end, text.length)
+    if (start > at) parts.push(text.slice(at, start))
+    if (end > start) {
+      const token = doc.createElement('span')
+      token.className = span.classes
+      token.textContent = text.slice(start, end)
+      parts.push(token)
+      at = end
+    }
+  }
+  if (at < text.length) parts.push(text.slice(at))
+  target.replaceChildren(...parts)
+}
+
+/** The text node and offset holding a column of a painted line (its text may be split into tokens). */
+function textNodeAt(target: HTMLElement, column: number): { node: Text; offset: number } | null {
+  let remaining = column
+  let last: Text | null = null
+  const walker = target.ownerDocument.createTreeWalker(target, NodeFilter.SHOW_TEXT)
+  for (let node = walker.nextNode() as Text | null; node !== null; node = walker.nextNode() as Text | null) {
+    if (remaining <= node.length) return { node, offset: remaining }
+    remaining -= node.length
+    last = node
+  }
+  return last === null ? null : { node: last, offset: last.length }
 }

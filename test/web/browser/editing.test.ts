@@ -44,7 +44,7 @@ describe('the editing surface', () => {
     await user.page.keyboard.type('one\ntwo')
     await waitForText(user.page, 'one\ntwo')
     // The surface's text is the document's (plus the input span's zero-width space).
-    expect((await surface.textContent())!.replace('\u200b', '')).toBe('one\ntwo')
+    await expect.poll(() => surface.textContent().then((t) => t!.replace('\u200b', ''))).toBe('one\ntwo')
     await expect.poll(() => surface.innerText().then((t) => t.replace('\u200b', '').trimEnd())).toBe('one\ntwo')
     expect(user.errors).toEqual([])
     await user.context.close()
@@ -117,7 +117,7 @@ describe('the editing surface', () => {
     ])
     await page.keyboard.type('> ')
     await waitForText(page, '> alpha\n> beta\n> gamma\ndelta> ')
-    expect(await page.locator('[data-testid=cursor]').count()).toBe(4)
+    await expect.poll(() => page.locator('[data-testid=cursor]').count()).toBe(4)
     await screenshot(page, 'editing-multi-cursor')
     // ctrl+click on an existing cursor removes it
     const second = await pointFor(page, 1, 2)
@@ -212,6 +212,18 @@ describe('the editing surface', () => {
     await user.page.keyboard.type('let a = 1')
     await user.page.keyboard.press('Control+/')
     await waitForText(user.page, '// let a = 1')
+    // Painted from the language mode's tree: a comment now, a keyword once uncommented.
+    await expect.poll(() => user.page.locator('.cx-line .tok-comment').textContent()).toBe('// let a = 1')
+    await user.page.keyboard.press('Control+/')
+    await expect.poll(() => user.page.locator('.cx-line .tok-keyword').first().textContent()).toBe('let')
+    await user.page.keyboard.press('End')
+    await user.page.keyboard.type('\n\tconst s = "x"')
+    await expect.poll(() => user.page.locator('.cx-line .tok-string').textContent()).toBe('"x"')
+    // Tab indents (two spaces); the string is drawn where the view places its column.
+    const stringBox = (await user.page.locator('.cx-line .tok-string').boundingBox())!
+    const at = await pointFor(user.page, 1, 12)
+    expect(Math.abs(stringBox.x - at.x)).toBeLessThan(1)
+    await screenshot(user.page, 'editing-highlight')
     expect(user.errors).toEqual([])
     await user.context.close()
   })
