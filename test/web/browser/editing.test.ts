@@ -50,6 +50,27 @@ describe('the editing surface', () => {
     await user.context.close()
   })
 
+  it('has a home page that opens a room by name and remembers it', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${server.url}/`)
+    const input = page.locator('#cx-room-name')
+    expect(await input.inputValue()).toMatch(/^room-[a-z2-9]{6}$/)
+    await input.fill('Plans for May.md')
+    await page.locator('button[type=submit]').click()
+    await page.waitForFunction(() => window.cotext !== undefined)
+    expect(new URL(page.url()).searchParams.get('room')).toBe('Plans-for-May.md')
+    expect(await page.locator('[data-testid=room]').textContent()).toBe('Plans-for-May.md')
+    expect(await page.locator('[data-testid=language]').inputValue()).toBe('markdown')
+    // The name chosen on this first visit is the one the home page shows next time.
+    const user = JSON.parse((await page.evaluate(() => localStorage.getItem('cotext.user')))!) as { name: string }
+    expect(await page.locator('[data-testid=user-name]').inputValue()).toBe(user.name)
+    await page.goto(`${server.url}/`)
+    expect(await page.locator('.cx-recent a').allTextContents()).toEqual(['Plans-for-May.md'])
+    expect(await page.locator('.cx-you-name').textContent()).toBe(user.name)
+    await context.close()
+  })
+
   it('runs Atom Linux keys through core commands', async () => {
     const user = await freshPage('getFooBar baz\n  second line')
     const { page } = user
