@@ -151,7 +151,9 @@ export class YTextChangeReader {
     this.refreshKnown()
     const visible = (item: Item): boolean => item.countable && !item.deleted
     const inside = visible(struct) ? id.clock - struct.id.clock + (position.assoc >= 0 ? 0 : 1) : 0
-    return this.offsetOf(struct, this.ytext.length, visible) + inside
+    // A peer's cursor is usually bound to the item it just typed, which reading its change remembered.
+    const known = this.known.get(struct)
+    return (known ?? this.offsetOf(struct, this.ytext.length, visible)) + inside
   }
 
   /**
