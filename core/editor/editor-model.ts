@@ -5,6 +5,7 @@ import { DisplayLayer, type ClipOptions } from '../display/display-layer.ts'
 import { MarkerLayer } from '../anchors/marker-layer.ts'
 import type { DisplayMarker, MarkerOptions } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
+import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import type { Cursor, CursorPositionEvent } from '../selection/cursor.ts'
@@ -427,6 +428,43 @@ export abstract class EditorModel extends EditorCommands {
 
   getNonWordCharacters(_position?: PointLike): string {
     return this.nonWordCharacters
+  }
+
+
+  // Events
+
+  onDidChange(callback: (event: BufferChangeEvent) => void): Disposable {
+    return this.emitter.on('did-change', callback)
+  }
+  onDidAddCursor(callback: (cursor: Cursor) => void): Disposable {
+    return this.emitter.on('did-add-cursor', callback)
+  }
+  onDidRemoveCursor(callback: (cursor: Cursor) => void): Disposable {
+    return this.emitter.on('did-remove-cursor', callback)
+  }
+  onDidAddSelection(callback: (selection: Selection) => void): Disposable {
+    return this.emitter.on('did-add-selection', callback)
+  }
+  onDidRemoveSelection(callback: (selection: Selection) => void): Disposable {
+    return this.emitter.on('did-remove-selection', callback)
+  }
+  onDidChangeCursorPosition(callback: (event: CursorPositionEvent) => void): Disposable {
+    return this.emitter.on('did-change-cursor-position', callback)
+  }
+  onDidChangeSelectionRange(callback: (event: SelectionRangeEvent) => void): Disposable {
+    return this.emitter.on('did-change-selection-range', callback)
+  }
+  onDidChangeReadOnly(callback: (readOnly: boolean) => void): Disposable {
+    return this.emitter.on('did-change-read-only', callback)
+  }
+  onDidChangeLanguage(callback: (id: LanguageId) => void): Disposable {
+    return this.emitter.on('did-change-language', callback)
+  }
+  onDidInsertText(callback: (event: { text: string; range: Range }) => void): Disposable {
+    return this.emitter.on('did-insert-text', callback)
+  }
+  onDidDestroy(callback: () => void): Disposable {
+    return this.emitter.once('did-destroy', callback)
   }
 
 }

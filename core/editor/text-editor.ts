@@ -8,8 +8,6 @@ import { Cursor, type CursorPositionEvent } from '../selection/cursor.ts'
 import { Selection, type SelectionOwner, type SelectionRangeEvent, type SetRangeOptions } from '../selection/selection.ts'
 import type { InsertTextOptions } from '../selection/selection-editing.ts'
 import type { CursorHost, WriteOptions } from '../selection/host.ts'
-import type { BufferChangeEvent } from '../buffer/text-buffer.ts'
-import type { LanguageId } from '../language/registry.ts'
 import { Clipboard } from './clipboard.ts'
 import { EditorModel, type TextEditorOptions } from './editor-model.ts'
 import { ReadOnlyEditorError } from './errors.ts'
@@ -388,42 +386,6 @@ export class TextEditor extends EditorModel implements CursorHost {
 
   isReadOnly(): boolean {
     return this.readOnly
-  }
-
-  // Events
-
-  onDidChange(callback: (event: BufferChangeEvent) => void): Disposable {
-    return this.emitter.on('did-change', callback)
-  }
-  onDidAddCursor(callback: (cursor: Cursor) => void): Disposable {
-    return this.emitter.on('did-add-cursor', callback)
-  }
-  onDidRemoveCursor(callback: (cursor: Cursor) => void): Disposable {
-    return this.emitter.on('did-remove-cursor', callback)
-  }
-  onDidAddSelection(callback: (selection: Selection) => void): Disposable {
-    return this.emitter.on('did-add-selection', callback)
-  }
-  onDidRemoveSelection(callback: (selection: Selection) => void): Disposable {
-    return this.emitter.on('did-remove-selection', callback)
-  }
-  onDidChangeCursorPosition(callback: (event: CursorPositionEvent) => void): Disposable {
-    return this.emitter.on('did-change-cursor-position', callback)
-  }
-  onDidChangeSelectionRange(callback: (event: SelectionRangeEvent) => void): Disposable {
-    return this.emitter.on('did-change-selection-range', callback)
-  }
-  onDidChangeReadOnly(callback: (readOnly: boolean) => void): Disposable {
-    return this.emitter.on('did-change-read-only', callback)
-  }
-  onDidChangeLanguage(callback: (id: LanguageId) => void): Disposable {
-    return this.emitter.on('did-change-language', callback)
-  }
-  onDidInsertText(callback: (event: { text: string; range: Range }) => void): Disposable {
-    return this.emitter.on('did-insert-text', callback)
-  }
-  onDidDestroy(callback: () => void): Disposable {
-    return this.emitter.once('did-destroy', callback)
   }
 
   // Collaboration
