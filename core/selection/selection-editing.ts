@@ -1,4 +1,4 @@
-import type { Range } from '../point/range.ts'
+import { Range } from '../point/range.ts'
 import type { Selection } from './selection.ts'
 import type { WriteOptions } from './host.ts'
 
@@ -115,5 +115,90 @@ export function joinSelectedLines(selection: Selection): void {
     if (joinMarker) selection.setBufferRange(joinMarker.getBufferRange())
   } finally {
     joinMarker?.destroy()
+  }
+}
+
+/** Atom's Selection#deleteLine: the cursor's screen line (a folded block whole), or the selected rows. */
+export function deleteSelectedLines(selection: Selection): void {
+  const range = selection.getBufferRange()
+  const buffer = selection.editor.buffer
+  if (range.isEmpty()) {
+    const screenRow = selection.cursor.getScreenRow()
+    const startRow = selection.editor.bufferRowForScreenRow(screenRow)
+    const nextRow = screenRow < selection.editor.getLastScreenRow() ? selection.editor.bufferRowForScreenRow(screenRow + 1) : startRow
+    buffer.deleteRows(startRow, Math.max(startRow, nextRow - 1))
+  } else {
+    let end = range.end.row
+    if (end !== buffer.getLastRow() && range.end.column === 0) end--
+    buffer.deleteRows(range.start.row, end)
+  }
+  selection.cursor.setBufferPosition([selection.cursor.getBufferRow(), range.start.column])
+}
+
+/** Removes one level of leading indentation (a tab, or up to tabLength spaces) from each selected row. */
+export function outdentSelectedRows(selection: Selection): void {
+  const [start, end] = selection.getBufferRowRange()
+  const buffer = selection.editor.buffer
+  const leadingTab = new RegExp(`^( {1,${selection.editor.getTabLength()}}|\t)`)
+  for (let row = start; row <= end; row++) {
+    const match = (buffer.lineForRow(row) ?? '').match(leadingTab)
+    if (match && match[0].length > 0) buffer.delete([[row, 0], [row, match[0].length]])
+  }
+}
+
+/** Copies to the editor's clipboard with Atom's metadata (indentBasis, fullLine, selections). */
+export function copySelection(selection: Selection, maintainClipboard: boolean, fullLine: boolean): void {
+  if (selection.isEmpty()) return
+  const { start, end } = selection.getBufferRange()
+  const selectionText = selection.editor.getTextInBufferRange([start, end])
+  const precedingText = selection.editor.getTextInBufferRange([[start.row, 0], start])
+  const indentBasis = selection.editor.indentLevelForLine(precedingText)
+  const clipboard = selection.editor.getClipboard()
+  if (maintainClipboard) {
+    const { text: clipboardText, metadata: existing } = clipboard.readWithMetadata()
+    const metadata = { ...(existing ?? {}) }
+    const selections = metadata.selections
+      ? [...metadata.selections]
+      : [{ text: clipboardText, indentBasis: metadata.indentBasis, fullLine: metadata.fullLine }]
+    selections.push({ text: selectionText, indentBasis, fullLine })
+    clipboard.write([clipboardText, selectionText].join('\n'), { ...metadata, selections })
+  } else {
+    clipboard.write(selectionText, { indentBasis, fullLine })
+  }
+}
+
+/** With an empty selection: auto-indents the row, or inserts a tab's width; otherwise indents every row. */
+export function indentSelection(selection: Selection, options: WriteOptions & { autoIndent?: boolean }): void {
+  const { row } = selection.cursor.getBufferPosition()
+  if (!selection.isEmpty()) {
+    selection.indentSelectedRows(options)
+    return
+  }
+  selection.cursor.skipLeadingWhitespace()
+  const desiredIndent = selection.editor.suggestedIndentForBufferRow(row)
+  let delta = desiredIndent - selection.cursor.getIndentLevel()
+  if (options.autoIndent && delta > 0) {
+    if (!selection.editor.getSoftTabs()) delta = Math.max(delta, 1)
+    selection.insertText(selection.editor.buildIndentString(delta), options)
+  } else {
+    selection.insertText(selection.editor.buildIndentString(1, selection.cursor.getBufferColumn()), options)
+  }
+}
+
+/** Adds a selection on the nearest screen row above or below that the goal range fits (skipping empty rows). */
+export function addSelectionVertically(selection: Selection, direction: 1 | -1): void {
+  const goal = selection.getGoalScreenRange()
+  const lastScreenRow = selection.editor.getLastScreenRow()
+  for (let row = goal.end.row + direction; row >= 0 && row <= lastScreenRow; row += direction) {
+    const range = new Range([row, goal.start.column], [row, goal.end.column])
+    const clipped = selection.editor.clipScreenRange(range, { skipSoftWrapIndentation: true })
+    if (range.isEmpty()) {
+      if (range.end.column > 0 && clipped.end.column === 0) continue
+    } else if (clipped.isEmpty()) {
+      continue
+    }
+    const added = selection.editor.addSelectionForScreenRange(clipped)
+    added.setGoalScreenRange(range)
+    break
   }
 }

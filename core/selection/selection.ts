@@ -5,7 +5,16 @@ import { Range, type RangeLike } from '../point/range.ts'
 import type { DisplayMarker, MarkerChangeEvent } from '../anchors/display-marker.ts'
 import type { Cursor, CursorPositionEvent } from './cursor.ts'
 import type { CursorHost, WriteOptions } from './host.ts'
-import { insertTextIntoSelection, joinSelectedLines, type InsertTextOptions } from './selection-editing.ts'
+import {
+  addSelectionVertically,
+  copySelection,
+  deleteSelectedLines,
+  indentSelection,
+  insertTextIntoSelection,
+  joinSelectedLines,
+  outdentSelectedRows,
+  type InsertTextOptions,
+} from './selection-editing.ts'
 
 export type { InsertTextOptions } from './selection-editing.ts'
 
@@ -410,21 +419,7 @@ export class Selection {
   }
 
   deleteLine(options: WriteOptions = {}): void {
-    this.write('deleteLine', options, () => {
-      const range = this.getBufferRange()
-      const buffer = this.editor.buffer
-      if (range.isEmpty()) {
-        const screenRow = this.cursor.getScreenRow()
-        const startRow = this.editor.bufferRowForScreenRow(screenRow)
-        const nextRow = screenRow < this.editor.getLastScreenRow() ? this.editor.bufferRowForScreenRow(screenRow + 1) : startRow
-        buffer.deleteRows(startRow, Math.max(startRow, nextRow - 1))
-      } else {
-        let end = range.end.row
-        if (end !== buffer.getLastRow() && range.end.column === 0) end--
-        buffer.deleteRows(range.start.row, end)
-      }
-      this.cursor.setBufferPosition([this.cursor.getBufferRow(), range.start.column])
-    })
+    this.write('deleteLine', options, () => deleteSelectedLines(this))
   }
 
   joinLines(options: WriteOptions = {}): void {
@@ -432,15 +427,7 @@ export class Selection {
   }
 
   outdentSelectedRows(options: WriteOptions = {}): void {
-    this.write('outdentSelectedRows', options, () => {
-      const [start, end] = this.getBufferRowRange()
-      const buffer = this.editor.buffer
-      const leadingTab = new RegExp(`^( {1,${this.editor.getTabLength()}}|\t)`)
-      for (let row = start; row <= end; row++) {
-        const match = (buffer.lineForRow(row) ?? '').match(leadingTab)
-        if (match && match[0].length > 0) buffer.delete([[row, 0], [row, match[0].length]])
-      }
-    })
+    this.write('outdentSelectedRows', options, () => outdentSelectedRows(this))
   }
 
   autoIndentSelectedRows(options: WriteOptions = {}): void {
@@ -480,23 +467,7 @@ export class Selection {
 
   /** Copies to the editor's clipboard with Atom's metadata (indentBasis, fullLine, selections). */
   copy(maintainClipboard = false, fullLine = false): void {
-    if (this.isEmpty()) return
-    const { start, end } = this.getBufferRange()
-    const selectionText = this.editor.getTextInBufferRange([start, end])
-    const precedingText = this.editor.getTextInBufferRange([[start.row, 0], start])
-    const indentBasis = this.editor.indentLevelForLine(precedingText)
-    const clipboard = this.editor.getClipboard()
-    if (maintainClipboard) {
-      const { text: clipboardText, metadata: existing } = clipboard.readWithMetadata()
-      const metadata = { ...(existing ?? {}) }
-      const selections = metadata.selections
-        ? [...metadata.selections]
-        : [{ text: clipboardText, indentBasis: metadata.indentBasis, fullLine: metadata.fullLine }]
-      selections.push({ text: selectionText, indentBasis, fullLine })
-      clipboard.write([clipboardText, selectionText].join('\n'), { ...metadata, selections })
-    } else {
-      clipboard.write(selectionText, { indentBasis, fullLine })
-    }
+    copySelection(this, maintainClipboard, fullLine)
   }
 
   fold(): void {
@@ -509,22 +480,7 @@ export class Selection {
 
   /** With an empty selection: auto-indents the row, or inserts a tab; otherwise indents every row. */
   indent(options: WriteOptions & { autoIndent?: boolean } = {}): void {
-    this.write('indent', options, () => {
-      const { row } = this.cursor.getBufferPosition()
-      if (!this.isEmpty()) {
-        this.indentSelectedRows(options)
-        return
-      }
-      this.cursor.skipLeadingWhitespace()
-      const desiredIndent = this.editor.suggestedIndentForBufferRow(row)
-      let delta = desiredIndent - this.cursor.getIndentLevel()
-      if (options.autoIndent && delta > 0) {
-        if (!this.editor.getSoftTabs()) delta = Math.max(delta, 1)
-        this.insertText(this.editor.buildIndentString(delta), options)
-      } else {
-        this.insertText(this.editor.buildIndentString(1, this.cursor.getBufferColumn()), options)
-      }
-    })
+    this.write('indent', options, () => indentSelection(this, options))
   }
 
   indentSelectedRows(options: WriteOptions = {}): void {
@@ -540,11 +496,13 @@ export class Selection {
   // Multiple selections
 
   addSelectionBelow(): void {
-    this.addSelectionVertically(1)
+    this.assertLocal('add a selection next to')
+    addSelectionVertically(this, 1)
   }
 
   addSelectionAbove(): void {
-    this.addSelectionVertically(-1)
+    this.assertLocal('add a selection next to')
+    addSelectionVertically(this, -1)
   }
 
   /** Absorbs `otherSelection` (union of ranges and goal ranges), then destroys it. */
@@ -616,23 +574,6 @@ export class Selection {
     })
   }
 
-  private addSelectionVertically(direction: 1 | -1): void {
-    this.assertLocal('add a selection next to')
-    const goal = this.getGoalScreenRange()
-    const lastScreenRow = this.editor.getLastScreenRow()
-    for (let row = goal.end.row + direction; row >= 0 && row <= lastScreenRow; row += direction) {
-      const range = new Range([row, goal.start.column], [row, goal.end.column])
-      const clipped = this.editor.clipScreenRange(range, { skipSoftWrapIndentation: true })
-      if (range.isEmpty()) {
-        if (range.end.column > 0 && clipped.end.column === 0) continue
-      } else if (clipped.isEmpty()) {
-        continue
-      }
-      const selection = this.editor.addSelectionForScreenRange(clipped)
-      selection.setGoalScreenRange(range)
-      break
-    }
-  }
 
   private finalize(): void {
     if (!this.initialScreenRange || !this.initialScreenRange.isEqual(this.getScreenRange())) this.initialScreenRange = null
