@@ -276,11 +276,6 @@ export class DisplayMarker {
     this.emitChangeIfMoved(true)
   }
 
-  /** Internal: for markers changed outside of a notification (layout changes). */
-  resnapshot(): void {
-    if (this.snapshot !== null) this.snapshot = this.takeSnapshot()
-  }
-
   private update(mutate: () => void): void {
     if (this.destroyed) throw new Error('This marker has been destroyed')
     if (this.hasChangeListeners() && this.snapshot === null) this.snapshot = this.takeSnapshot()

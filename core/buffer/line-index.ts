@@ -141,21 +141,9 @@ export class LineIndex {
     return this.root.length
   }
 
-  /** The line at `row` including its ending. `row` must be in range. */
+  /** The line at `row` including its ending ('' outside the text). */
   lineWithEnding(row: number): string {
-    let node = this.root
-    let local = row
-    while (!node.leaf) {
-      for (const child of node.children) {
-        const count = nodeLineCount(child)
-        if (local < count) {
-          node = child
-          break
-        }
-        local -= count
-      }
-    }
-    return node.lines[local] ?? ''
+    return this.lineAndOffsetForRow(row).line
   }
 
   /** The line at `row` (with its ending) and its start offset, in one descent. */
@@ -212,28 +200,9 @@ export class LineIndex {
     return { row, rowStart, line: '' }
   }
 
-  /** Offset of the first character of `row`. */
+  /** Offset of the first character of `row` (the text's length past the last row). */
   offsetForRow(row: number): number {
-    let node = this.root
-    let local = row
-    let offset = 0
-    while (!node.leaf) {
-      let next: TreeNode | null = null
-      for (const child of node.children) {
-        const count = nodeLineCount(child)
-        if (local < count) {
-          next = child
-          break
-        }
-        local -= count
-        offset += child.length
-      }
-      if (next === null) return offset
-      node = next
-    }
-    const lines = node.lines
-    for (let i = 0; i < local && i < lines.length; i++) offset += lines[i]!.length
-    return offset
+    return this.lineAndOffsetForRow(row).offset
   }
 
   /** The row holding `offset` (a line's ending belongs to its row) and that row's start offset. */

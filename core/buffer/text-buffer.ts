@@ -3,7 +3,7 @@ import { Emitter } from '../events/emitter.ts'
 import { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import { LineIndex, endingLength, splitLines } from './line-index.ts'
+import { LineIndex, endingLength } from './line-index.ts'
 import type { BufferChangeEvent, TextChange } from './text-change.ts'
 import { clipColumn, toFiniteNumber } from './clip.ts'
 import { YTextChangeReader, type RawChange } from './ytext-changes.ts'
@@ -489,7 +489,6 @@ export class TextBuffer {
   }
 }
 
-export { splitLines }
 
 /** The slow path: Yjs's own delta walks the whole text, so it is used only if the fast reader fails. */
 function rawChangesFromDelta(event: Y.YTextEvent): RawChange[] {

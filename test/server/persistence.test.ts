@@ -1,7 +1,6 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { connectSynced, destroyAllClients } from './helpers/clients.ts'
-import { makeTempDir, metric, startServer, stopAllServers } from './helpers/server-process.ts'
-import type { ServerProcess } from './helpers/server-process.ts'
+import { connectSynced, destroyAllClients, textIn } from './helpers/clients.ts'
+import { makeTempDir, startServer, stopAllServers, storedUpdates } from './helpers/server-process.ts'
 import { waitFor } from './helpers/wait-for.ts'
 
 // Each test starts real server processes; a busy machine can make that slow.
@@ -10,16 +9,7 @@ vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 })
 afterEach(destroyAllClients)
 afterAll(stopAllServers)
 
-async function storedUpdates(server: ServerProcess): Promise<number> {
-  return metric(server, 'cotext_stored_updates_total')
-}
 
-async function textIn(server: ServerProcess, room: string): Promise<string> {
-  const client = await connectSynced(server.wsUrl, room)
-  const text = client.text.toString()
-  client.destroy()
-  return text
-}
 
 describe('persistence in DATA_DIR', () => {
   it('keeps every document across a restart (SIGTERM stores, closes and exits 0)', async () => {

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { connectSynced, destroyAllClients, openRaw, roundTrip, textOf } from './helpers/clients.ts'
+import { connectSynced, destroyAllClients, openRaw, roundTrip, textIn, textOf } from './helpers/clients.ts'
 import { getJson, metric, startServer, stopAllServers } from './helpers/server-process.ts'
-import type { ServerProcess } from './helpers/server-process.ts'
 import { waitFor } from './helpers/wait-for.ts'
 
 // Each test starts real server processes; a busy machine can make that slow.
@@ -10,12 +9,6 @@ vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 })
 afterEach(destroyAllClients)
 afterAll(stopAllServers)
 
-async function textIn(server: ServerProcess, room: string): Promise<string> {
-  const client = await connectSynced(server.wsUrl, room)
-  const text = client.text.toString()
-  client.destroy()
-  return text
-}
 
 describe('room unloading', () => {
   it('unloads a room once its last client has left and reloads it for the next one', async () => {

@@ -152,3 +152,11 @@ export function textOf(update: Uint8Array): string {
   doc.destroy()
   return text
 }
+
+/** The text a fresh client sees in `room` once synced (it disconnects afterwards). */
+export async function textIn(server: { wsUrl: string }, room: string): Promise<string> {
+  const client = await connectSynced(server.wsUrl, room)
+  const text = client.text.toString()
+  client.destroy()
+  return text
+}

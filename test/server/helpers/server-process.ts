@@ -141,3 +141,8 @@ export async function metric(server: ServerProcess, sample: string): Promise<num
   if (line === undefined) throw new Error(`no metric ${sample} in\n${text}`)
   return Number(line.slice(sample.length + 1))
 }
+
+/** How many updates the server has stored so far (its Prometheus counter). */
+export function storedUpdates(server: ServerProcess): Promise<number> {
+  return metric(server, 'cotext_stored_updates_total')
+}
