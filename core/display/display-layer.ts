@@ -1,5 +1,5 @@
 import type { TextBuffer } from '../buffer/text-buffer.ts'
-import { clipColumn } from '../buffer/clip.ts'
+import { clipColumn } from '../point/unicode.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Point } from '../../core/point/point.ts'
-import { type LineSource, clipPoint, endOfText, linesOf, splitsSurrogatePair, textBetween } from '../../core/motions/line-source.ts'
+import { type LineSource, clipPoint, endOfText, linesOf, textBetween } from '../../core/motions/line-source.ts'
+import { splitsSurrogatePair } from '../../core/point/unicode.ts'
 import {
   beginningOfCurrentWord,
   beginningOfNextWord,
