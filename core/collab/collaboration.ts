@@ -5,7 +5,8 @@ import { mapOffset } from '../anchors/offset-mapping.ts'
 import type { DisplayMarker } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
-import type { Selection, SelectionOwner } from '../selection/selection.ts'
+import type { Selection } from '../selection/selection.ts'
+import type { SelectionContext } from '../selection/host.ts'
 import { decodePeerState, relativePositionJSON, type CursorFields, type SelectionJSON, type UserInfo } from './awareness-state.ts'
 import { Peer } from './peer.ts'
 
@@ -21,8 +22,9 @@ export interface CollaborationHost {
   getSelections(): Selection[]
   /** True inside an editor operation: changes are published once, when it ends. */
   isBatching(): boolean
+  /** The editor's text and settings, which peers' selections read like local ones. */
+  readonly context: SelectionContext
   markRemoteOffsets(headOffset: number, tailOffset: number): DisplayMarker
-  createRemoteSelection(marker: DisplayMarker, owner: SelectionOwner): Selection
   onDidChangeCursorPosition(callback: () => void): Disposable
   onDidChangeSelectionRange(callback: () => void): Disposable
   onDidAddSelection(callback: () => void): Disposable
@@ -109,8 +111,9 @@ export class Collaboration {
     this.subscriptions.push(
       host.onDidChangeCursorPosition(selectionsChanged),
       host.onDidChangeSelectionRange(selectionsChanged),
-      host.onDidAddSelection(selectionsChanged),
-      host.onDidRemoveSelection(selectionsChanged),
+      // Adding or removing a selection (a merge after a peer's edit too) is news peers cannot infer.
+      host.onDidAddSelection(() => this.markDirty()),
+      host.onDidRemoveSelection(() => this.markDirty()),
       host.buffer.addChangeHook((event) => this.trackPublished(event)),
     )
     this.doc.on('beforeTransaction', this.onBeforeTransaction)
@@ -296,7 +299,7 @@ export class Collaboration {
     let peer = this.peers.get(clientId)
     const isNew = peer === undefined
     if (peer === undefined) {
-      peer = new Peer({ ytext: this.ytext, buffer: this.host.buffer, markRemoteOffsets: (h, t) => this.host.markRemoteOffsets(h, t), createRemoteSelection: (m, o) => this.host.createRemoteSelection(m, o) }, clientId)
+      peer = new Peer({ ytext: this.ytext, buffer: this.host.buffer, context: this.host.context, markRemoteOffsets: (h, t) => this.host.markRemoteOffsets(h, t) }, clientId)
       this.peers.set(clientId, peer)
     }
     peer.update(decoded.state)

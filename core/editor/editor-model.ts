@@ -5,12 +5,13 @@ import { DisplayLayer, type ClipOptions } from '../display/display-layer.ts'
 import { MarkerLayer } from '../anchors/marker-layer.ts'
 import type { DisplayMarker, MarkerOptions } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
+import type { MergeRule } from './operation.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import type { Cursor, CursorPositionEvent } from '../selection/cursor.ts'
 import type { Selection, SelectionRangeEvent } from '../selection/selection.ts'
-import type { WriteOptions } from '../selection/host.ts'
+import type { SelectionContext, SelectionEditing, WriteOptions } from '../selection/host.ts'
 import { DEFAULT_NON_WORD_CHARACTERS } from '../motions/word.ts'
 import { paragraphRowRange } from '../motions/paragraph.ts'
 import { createLanguageMode, type LanguageMode } from '../language/language-mode.ts'
@@ -20,7 +21,10 @@ import { toggleLineCommentsEdits } from '../language/comments.ts'
 import { highlightRows, type HighlightSpan } from '../language/highlight.ts'
 import type { Logger } from '../collab/collaboration.ts'
 import { Clipboard } from './clipboard.ts'
-import { EditorCommands } from './commands.ts'
+import type { EditorEvents } from './editor-events.ts'
+import { History } from './history.ts'
+import { OperationScope, UNTRACKED } from './operation.ts'
+import { SelectionList } from './selection-list.ts'
 import { buildIndentString, indentLevelForLine } from '../language/indentation.ts'
 
 export interface TextEditorOptions {
@@ -42,26 +46,13 @@ export interface TextEditorOptions {
   logger?: Logger
 }
 
-export interface EditorEvents {
-  'did-change': BufferChangeEvent
-  'did-add-cursor': Cursor
-  'did-remove-cursor': Cursor
-  'did-add-selection': Selection
-  'did-remove-selection': Selection
-  'did-change-cursor-position': CursorPositionEvent
-  'did-change-selection-range': SelectionRangeEvent
-  'did-change-read-only': boolean
-  'did-change-language': LanguageId
-  'did-insert-text': { text: string; range: Range }
-  'did-destroy': undefined
-}
-
 /**
  * The text-and-layout half of the TextEditor: the buffer over the Y.Text, the one DisplayLayer every
- * buffer <-> screen conversion goes through, markers, indentation and the language mode. The
- * TextEditor subclass adds selections, commands, history and events.
+ * buffer <-> screen conversion goes through, markers, indentation, the language mode, and the parts
+ * every command runs through: the operation scope, the undo history and the list of selections (the
+ * selections' context and editing host). The TextEditor subclass adds the commands and collaboration.
  */
-export abstract class EditorModel extends EditorCommands {
+export abstract class EditorModel implements SelectionContext, SelectionEditing {
   readonly doc: Y.Doc
   readonly buffer: TextBuffer
   readonly displayLayer: DisplayLayer
@@ -70,9 +61,13 @@ export abstract class EditorModel extends EditorCommands {
   protected softTabs: boolean
   protected nonWordCharacters: string
   protected languageMode: LanguageMode
+  protected readOnly: boolean
+  protected clipboard: Clipboard
+  protected readonly history: History
+  protected readonly scope: OperationScope
+  protected readonly selections: SelectionList
 
   constructor(options: TextEditorOptions) {
-    super()
     checkOptions(options)
     this.doc = options.doc ?? new Y.Doc()
     const ytext = this.doc.getText(options.textName ?? 'text')
@@ -88,14 +83,50 @@ export abstract class EditorModel extends EditorCommands {
     this.softTabs = options.softTabs ?? true
     this.nonWordCharacters = options.nonWordCharacters ?? DEFAULT_NON_WORD_CHARACTERS
     this.languageMode = createLanguageMode(options.language ?? 'text', this.buffer)
+    this.readOnly = options.readOnly ?? false
+    this.clipboard = options.clipboard ?? Clipboard.getDefault()
+    this.history = new History(
+      { buffer: this.buffer, selectionOffsets: () => this.selections.offsets(), restoreSelections: (offsets) => this.restoreSelections(offsets) },
+      this,
+    )
+    this.scope = new OperationScope(this.buffer, this.history, this, () => this.readOnly)
+    const origin = () => this.markerLayer.markBufferPosition([0, 0], { invalidate: 'never' })
+    this.selections = new SelectionList(this, this, this.scope, this.emitter, origin)
   }
 
+  /** Inside the operation, as it ends: merge what the operation asked and announce added selections. */
+  operationEnding(merge: MergeRule | null): void {
+    this.selections.settle(merge)
+  }
+
+  /** After the outermost operation: publish (the collaboration layer overrides nothing here; see TextEditor). */
+  abstract operationEnded(): void
+
+  protected abstract restoreSelections(offsets: { anchor: number; head: number }[]): void
+
   /** Runs a text change: refuses on a read-only editor (unless bypassed), one transaction, one undo step. */
-  abstract mutateText<T>(name: string, options: WriteOptions, fn: () => T): T
-  abstract getSelections(): Selection[]
-  abstract setBufferTextInRange(range: RangeLike, text: string, options?: { normalizeLineEndings?: boolean; undo?: 'skip' }): Range
-  /** Runs `fn` as one batch of selection changes (collaboration publishes once, at the end). */
-  abstract batch<T>(fn: () => T): T
+  mutateText<T>(name: string, options: WriteOptions, fn: () => T): T {
+    return this.scope.write(name, options, fn)
+  }
+
+  getSelections(): Selection[] {
+    return this.selections.all()
+  }
+
+  getClipboard(): Clipboard {
+    return this.clipboard
+  }
+
+  /** Internal: the buffer edit every selection makes; `undo: 'skip'` outside a transaction keeps it out of the history. */
+  setBufferTextInRange(range: RangeLike, text: string, options: { normalizeLineEndings?: boolean; undo?: 'skip' } = {}): Range {
+    const bufferOptions: { normalizeLineEndings?: boolean; origin?: unknown } = {}
+    if (options.normalizeLineEndings !== undefined) bufferOptions.normalizeLineEndings = options.normalizeLineEndings
+    if (options.undo === 'skip' && !this.scope.isTransacting()) bufferOptions.origin = UNTRACKED
+    return this.buffer.setTextInRange(range, text, bufferOptions)
+  }
+
+  /** Internal: a selection for a screen range (addSelectionBelow/Above). */
+  abstract addSelectionForScreenRange(range: RangeLike): Selection
 
   getBuffer(): TextBuffer {
     return this.buffer
@@ -127,7 +158,7 @@ export abstract class EditorModel extends EditorCommands {
   setTextInBufferRange(range: RangeLike, text: string, options: WriteOptions & { normalizeLineEndings?: boolean; undo?: 'skip' } = {}): Range {
     if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}`)
     const r = Range.fromObject(range, false, 'range')
-    return this.mutateText('setTextInBufferRange', options, () => this.setBufferTextInRange(r, text, options))
+    return this.scope.write('setTextInBufferRange', options, () => this.setBufferTextInRange(r, text, options))
   }
 
   lineTextForBufferRow(row: number): string {
@@ -353,7 +384,7 @@ export abstract class EditorModel extends EditorCommands {
   }
 
   foldSelectedLines(): void {
-    this.batch(() => {
+    this.scope.run(() => {
       for (const selection of this.getSelections()) selection.fold()
     })
   }

@@ -41,14 +41,20 @@ export function clipColumn(text: string, column: number, direction: ClipDirectio
 }
 
 /*
- * Grapheme boundaries. Code units below U+0300 (Latin, punctuation, controls) neither extend nor join the
- * character before them, so a column between two of them is a boundary without asking the segmenter: the
- * common case costs two comparisons. Otherwise `Intl.Segmenter` segments a window around the column that
- * starts and ends at such a boundary (or at most WINDOW code units away, enough for any real cluster).
+ * Grapheme boundaries. Most columns are decided by looking at the two characters around them: a column
+ * between two code units below U+0300 (Latin, punctuation, controls) is a boundary, and so is one before
+ * any character that does not extend or join (CJK, most emoji, …) unless the character before it joins
+ * the next (ZWJ, a regional indicator, a Hangul leading consonant, a prepended mark). Only the rest, a
+ * column before a combining mark, a variation selector, an emoji modifier, a Hangul vowel or final,
+ * asks `Intl.Segmenter`, over a window around the column that starts and ends at sure boundaries.
  */
 
 const SIMPLE = 0x300
-const WINDOW = 128
+const WINDOW = 64
+/** Characters that may attach to the one before them. */
+const EXTENDS = /^[\p{M}\u200d\ufe00-\ufe0f\u1160-\u11ff\ud7b0-\ud7ff\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}\u{1f1e6}-\u{1f1ff}]/u
+/** Characters that may join the one after them. */
+const JOINS = /[\u200d\u1100-\u115f\ua960-\ua97f\u0600-\u0605\u06dd\u070f\u08e2\u0d4e\u{1f1e6}-\u{1f1ff}]$/u
 
 type Segmenter = { segment(text: string): Iterable<{ index: number; segment: string }> }
 
@@ -64,48 +70,45 @@ function isSimpleBoundary(text: string, column: number): boolean {
   return column <= 0 || column >= text.length || (text.charCodeAt(column - 1) < SIMPLE && text.charCodeAt(column) < SIMPLE)
 }
 
-/** Grapheme cluster boundaries of `text` around `column`, ascending, including the window's ends. */
-function boundariesAround(text: string, column: number): number[] {
-  let start = column
-  while (start > 0 && column - start < WINDOW && !isSimpleBoundary(text, start)) start--
-  let end = column
-  while (end < text.length && end - column < WINDOW && !isSimpleBoundary(text, end)) end++
-  if (segmenter === null) {
-    // Without Intl.Segmenter: code points only.
-    const result: number[] = []
-    for (let c = start; c <= end; c++) if (!splitsSurrogatePair(text, c)) result.push(c)
-    return result
-  }
-  const result: number[] = []
-  for (const { index } of segmenter.segment(text.slice(start, end))) result.push(start + index)
-  result.push(end)
-  return result
+/** True when the column is a boundary without asking the segmenter; false when only it can tell. */
+function isSureBoundary(text: string, column: number): boolean {
+  if (isSimpleBoundary(text, column)) return true
+  if (splitsSurrogatePair(text, column)) return false
+  return !EXTENDS.test(text.slice(column, column + 2)) && !JOINS.test(text.slice(Math.max(0, column - 2), column))
 }
 
 /** True when `column` lies between two grapheme clusters of `text` (or at either end). */
 export function isClusterBoundary(text: string, column: number): boolean {
-  if (isSimpleBoundary(text, column)) return true
-  return boundariesAround(text, column).includes(column)
+  if (isSureBoundary(text, column)) return true
+  if (splitsSurrogatePair(text, column)) return false
+  if (segmenter === null) return true
+  let start = column - 1
+  while (start > 0 && column - start < WINDOW && !isSureBoundary(text, start)) start--
+  let end = column + 1
+  while (end < text.length && end - column < WINDOW && !isSureBoundary(text, end)) end++
+  for (const { index } of segmenter.segment(text.slice(start, end))) {
+    if (start + index === column) return true
+    if (start + index > column) return false
+  }
+  return false
 }
 
 /** The start of the grapheme cluster that ends at or contains the position before `column`. */
 export function previousClusterBoundary(text: string, column: number): number {
   if (column <= 0) return 0
   if (column > text.length) return text.length
-  if (isSimpleBoundary(text, column - 1)) return column - 1
-  const boundaries = boundariesAround(text, column - 1)
-  for (let i = boundaries.length - 1; i >= 0; i--) if (boundaries[i]! < column) return boundaries[i]!
-  return Math.max(0, column - 1)
+  let boundary = column - 1
+  while (boundary > 0 && !isClusterBoundary(text, boundary)) boundary--
+  return boundary
 }
 
 /** The end of the grapheme cluster that starts at or contains `column`. */
 export function nextClusterBoundary(text: string, column: number): number {
   if (column >= text.length) return text.length
   if (column < 0) return 0
-  if (isSimpleBoundary(text, column + 1)) return column + 1
-  const boundaries = boundariesAround(text, column + 1)
-  for (const boundary of boundaries) if (boundary > column) return boundary
-  return Math.min(text.length, column + 1)
+  let boundary = column + 1
+  while (boundary < text.length && !isClusterBoundary(text, boundary)) boundary++
+  return boundary
 }
 
 /** `column` moved out of the middle of a grapheme cluster in `direction` (`closest`: the nearer end). */

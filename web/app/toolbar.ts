@@ -1,5 +1,4 @@
-import type { TextEditor } from '../../core/index.ts'
-import { LANGUAGE_IDS, languageInfo, type LanguageId } from '../../core/language/registry.ts'
+import { LANGUAGE_IDS, languageInfo, type LanguageId, type TextEditor } from '../../core/index.ts'
 import type { ConnectionState } from './connection.ts'
 import { normalizeColor, normalizeName, type UserIdentity } from './user.ts'
 
