@@ -262,13 +262,14 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
     return this.markerLayer.markScreenPosition(position, options)
   }
 
-  // Indentation
+  // Indentation (setters given null or undefined change nothing, as Atom's `update` ignores them)
 
   getTabLength(): number {
     return this.displayLayer.getTabLength()
   }
 
   setTabLength(tabLength: number): void {
+    if (tabLength == null) return
     if (typeof tabLength !== 'number' || !(tabLength >= 1)) throw new TypeError(`tabLength must be a number >= 1; got ${String(tabLength)}`)
     this.displayLayer.setTabLength(Math.floor(tabLength))
   }
@@ -278,6 +279,7 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
   }
 
   setSoftTabs(softTabs: boolean): void {
+    if (softTabs == null) return
     this.softTabs = Boolean(softTabs)
   }
 
@@ -394,6 +396,7 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
   }
 
   setSoftWrapped(softWrapped: boolean): boolean {
+    if (softWrapped == null) return this.isSoftWrapped()
     this.displayLayer.setSoftWrapped(Boolean(softWrapped))
     return this.isSoftWrapped()
   }
@@ -407,6 +410,7 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
   }
 
   setEditorWidthInChars(width: number): void {
+    if (width == null) return
     if (typeof width !== 'number' || !(width >= 1)) throw new TypeError(`width must be a number >= 1; got ${String(width)}`)
     this.displayLayer.setEditorWidthInChars(Math.floor(width))
   }
@@ -416,6 +420,7 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
   }
 
   setSoftWrapHangingIndentLength(length: number): void {
+    if (length == null) return
     this.displayLayer.setSoftWrapHangingIndentLength(length)
   }
 
@@ -426,6 +431,7 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
   // Language
 
   setLanguage(id: LanguageId): void {
+    if (id == null) return
     if (!isLanguageId(id)) throw new TypeError(`unknown language: ${String(id)}`)
     if (id === this.languageMode.id) return
     this.languageMode.destroy()

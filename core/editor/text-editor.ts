@@ -380,6 +380,7 @@ export class TextEditor extends EditorModel {
   // Read-only
 
   setReadOnly(readOnly: boolean): void {
+    if (readOnly == null) return
     const value = Boolean(readOnly)
     if (value === this.readOnly) return
     this.readOnly = value

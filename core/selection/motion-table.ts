@@ -1,6 +1,7 @@
-import type { Point } from '../point/point.ts'
+import { Point } from '../point/point.ts'
+import { clipToCluster } from '../point/unicode.ts'
 import type { ClipOptions } from '../display/display-layer.ts'
-import type { LineSource } from '../motions/line-source.ts'
+import { type LineSource, lineAt } from '../motions/line-source.ts'
 import {
   afterLeadingWhitespace,
   beginningOfLine,
@@ -67,6 +68,13 @@ const down: Motion = { space: 'screen', backward: false, counted: true, vertical
 const left: Motion = { space: 'screen', backward: true, counted: true, clip: { clipDirection: 'backward' }, to: (c, p, n) => characterLeft(c.lines, p, n) }
 const right: Motion = { space: 'screen', backward: false, counted: true, clip: { clipDirection: 'forward' }, to: (c, p, n) => characterRight(c.lines, p, n) }
 const buffer = (backward: boolean, to: (context: MotionContext, position: Point) => Point): Motion => ({ space: 'buffer', backward, to })
+/** Word patterns see code points, not clusters: a word motion never stops inside one (before a combining mark). */
+const wordMotion = (backward: boolean, to: (context: MotionContext, position: Point) => Point): Motion =>
+  buffer(backward, (context, position) => {
+    const target = to(context, position)
+    const column = clipToCluster(lineAt(context.lines, target.row), target.column, backward ? 'backward' : 'forward')
+    return column === target.column ? target : new Point(target.row, column)
+  })
 const screen = (backward: boolean, to: (context: MotionContext, position: Point) => Point, clip?: ClipOptions): Motion =>
   clip ? { space: 'screen', backward, to, clip } : { space: 'screen', backward, to }
 
@@ -89,38 +97,38 @@ export const MOTION_TABLE = [
   { motion: screen(false, (c, p) => endOfLine(c.lines, p)), move: 'moveToEndOfScreenLine', select: 'selectToEndOfLine', delete: null },
   { motion: buffer(false, (c, p) => endOfLine(c.lines, p)), move: 'moveToEndOfLine', select: 'selectToEndOfBufferLine', delete: null },
   {
-    motion: buffer(true, (c, p) => beginningOfCurrentWord(c.lines, p, words(c))),
+    motion: wordMotion(true, (c, p) => beginningOfCurrentWord(c.lines, p, words(c))),
     move: 'moveToBeginningOfWord',
     select: 'selectToBeginningOfWord',
     delete: 'deleteToBeginningOfWord',
   },
-  { motion: buffer(false, (c, p) => endOfCurrentWord(c.lines, p, words(c))), move: 'moveToEndOfWord', select: 'selectToEndOfWord', delete: 'deleteToEndOfWord' },
+  { motion: wordMotion(false, (c, p) => endOfCurrentWord(c.lines, p, words(c))), move: 'moveToEndOfWord', select: 'selectToEndOfWord', delete: 'deleteToEndOfWord' },
   {
-    motion: buffer(false, (c, p) => beginningOfNextWord(c.lines, p, words(c))),
+    motion: wordMotion(false, (c, p) => beginningOfNextWord(c.lines, p, words(c))),
     move: 'moveToBeginningOfNextWord',
     select: 'selectToBeginningOfNextWord',
     delete: null,
   },
   {
-    motion: buffer(true, (c, p) => previousWordBoundary(c.lines, p, words(c))),
+    motion: wordMotion(true, (c, p) => previousWordBoundary(c.lines, p, words(c))),
     move: 'moveToPreviousWordBoundary',
     select: 'selectToPreviousWordBoundary',
     delete: 'deleteToPreviousWordBoundary',
   },
   {
-    motion: buffer(false, (c, p) => nextWordBoundary(c.lines, p, words(c))),
+    motion: wordMotion(false, (c, p) => nextWordBoundary(c.lines, p, words(c))),
     move: 'moveToNextWordBoundary',
     select: 'selectToNextWordBoundary',
     delete: 'deleteToNextWordBoundary',
   },
   {
-    motion: buffer(true, (c, p) => previousWordBoundary(c.lines, p, subwords(c, true))),
+    motion: wordMotion(true, (c, p) => previousWordBoundary(c.lines, p, subwords(c, true))),
     move: 'moveToPreviousSubwordBoundary',
     select: 'selectToPreviousSubwordBoundary',
     delete: 'deleteToBeginningOfSubword',
   },
   {
-    motion: buffer(false, (c, p) => nextWordBoundary(c.lines, p, subwords(c, false))),
+    motion: wordMotion(false, (c, p) => nextWordBoundary(c.lines, p, subwords(c, false))),
     move: 'moveToNextSubwordBoundary',
     select: 'selectToNextSubwordBoundary',
     delete: 'deleteToEndOfSubword',
