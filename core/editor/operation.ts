@@ -78,8 +78,11 @@ export class OperationScope {
     if (this.isReadOnly() && !options.bypassReadOnly && !this.writable) throw new ReadOnlyEditorError(name)
   }
 
-  /** A text change: read-only check, then one transaction and one undo step (joining an open one). */
-  write<T>(name: string, options: WriteOptions & { undo?: 'skip' }, fn: () => T, merge: MergeRule | null = null, groupingInterval = 0): T {
+  /**
+   * A text change: read-only check, then one transaction and one undo step (joining an open one). Text
+   * changes can bring selections together, so they merge intersecting ones unless told otherwise.
+   */
+  write<T>(name: string, options: WriteOptions & { undo?: 'skip' }, fn: () => T, merge: MergeRule = 'intersecting', groupingInterval = 0): T {
     this.checkWritable(name, options)
     if (this.writable) return this.transact(fn, merge, groupingInterval, options.undo === 'skip')
     this.writable = true

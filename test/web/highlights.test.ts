@@ -67,7 +67,13 @@ describe('RowHighlighter', () => {
     await new Promise((resolve) => setTimeout(resolve, 0))
     const spans = rows.spansForScreenRows(0, ['# title'])![0]!
     expect(spans.length).toBeGreaterThan(0)
-    expect(spansKey(spans)).toBe(spans.map((s) => `${s.start}-${s.end}:${s.classes};`).join(''))
-    expect(spansKey([])).toBe('')
+    // Equal spans give equal keys; a span that differs in its extent or classes gives another key.
+    expect(spansKey(spans.map((s) => ({ ...s })))).toBe(spansKey(spans))
+    expect(spansKey(spans.map((s) => ({ ...s, classes: `${s.classes} x` })))).not.toBe(spansKey(spans))
+    expect(spansKey([{ start: 0, end: 1, classes: 'tok-meta' }, { start: 2, end: 7, classes: 'tok-heading tok-strong' }])).toBe(
+      '0-1:tok-meta;2-7:tok-heading tok-strong;',
+    )
+    expect(spansKey([{ start: 0, end: 12, classes: 'a' }])).not.toBe(spansKey([{ start: 0, end: 1, classes: '2:a' }]))
+    expect([spansKey([]), spansKey(undefined)]).toEqual(['', ''])
   })
 })
