@@ -1,16 +1,14 @@
 import * as Y from 'yjs'
 import type { Awareness } from 'y-protocols/awareness'
-import { TextBuffer, type BufferChangeEvent } from '../buffer/text-buffer.ts'
+import { TextBuffer } from '../buffer/text-buffer.ts'
 import { DisplayLayer, type ClipOptions } from '../display/display-layer.ts'
 import { MarkerLayer } from '../anchors/marker-layer.ts'
-import type { DisplayMarker, MarkerOptions } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
-import type { MergeRule } from './operation.ts'
 import type { Disposable } from '../events/disposable.ts'
+import { defineSubscriptions, delegate } from '../events/delegate.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import type { Cursor, CursorPositionEvent } from '../selection/cursor.ts'
-import type { Selection, SelectionRangeEvent } from '../selection/selection.ts'
+import type { Selection } from '../selection/selection.ts'
 import type { SelectionContext, SelectionEditing, WriteOptions } from '../selection/host.ts'
 import { DEFAULT_NON_WORD_CHARACTERS } from '../motions/word.ts'
 import { paragraphRowRange } from '../motions/paragraph.ts'
@@ -23,7 +21,7 @@ import type { Logger } from '../collab/collaboration.ts'
 import { Clipboard } from './clipboard.ts'
 import type { EditorEvents } from './editor-events.ts'
 import { History } from './history.ts'
-import { OperationScope, UNTRACKED } from './operation.ts'
+import { type MergeRule, OperationScope, UNTRACKED } from './operation.ts'
 import { SelectionList } from './selection-list.ts'
 import { buildIndentString, indentLevelForLine } from '../language/indentation.ts'
 
@@ -45,6 +43,27 @@ export interface TextEditorOptions {
   /** Where warnings go (a peer's malformed awareness state); default `console.warn`. */
   logger?: Logger
 }
+
+/** Queries the editor answers from its buffer, display layer and marker layer unchanged. */
+const BUFFER_QUERIES = ['getText', 'getLineCount', 'isEmpty'] as const
+const DISPLAY_QUERIES = [
+  'lineTextForScreenRow', 'lineLengthForScreenRow', 'getScreenLineCount', 'getLastScreenRow', 'bufferRowForScreenRow', 'screenRowForBufferRow',
+  'getTabLength', 'isFoldedAtBufferRow', 'isFoldedAtScreenRow', 'isSoftWrapped', 'getEditorWidthInChars', 'getSoftWrapHangingIndentLength',
+] as const
+const MARKER_METHODS = ['markBufferRange', 'markBufferPosition', 'markScreenRange', 'markScreenPosition'] as const
+/** `onDidX(callback)`: the editor's events (see editor-events.ts). */
+const SUBSCRIPTIONS = {
+  onDidChange: 'did-change',
+  onDidAddCursor: 'did-add-cursor',
+  onDidRemoveCursor: 'did-remove-cursor',
+  onDidAddSelection: 'did-add-selection',
+  onDidRemoveSelection: 'did-remove-selection',
+  onDidChangeCursorPosition: 'did-change-cursor-position',
+  onDidChangeSelectionRange: 'did-change-selection-range',
+  onDidChangeReadOnly: 'did-change-read-only',
+  onDidChangeLanguage: 'did-change-language',
+  onDidInsertText: 'did-insert-text',
+} as const
 
 /**
  * The text-and-layout half of the TextEditor: the buffer over the Y.Text, the one DisplayLayer every
@@ -138,10 +157,6 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
 
   // Text
 
-  getText(): string {
-    return this.buffer.getText()
-  }
-
   setText(text: string, options: WriteOptions = {}): void {
     if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}`)
     this.mutateText('setText', options, () => this.buffer.setText(text))
@@ -165,36 +180,12 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
     return this.buffer.lineForRow(row) ?? ''
   }
 
-  lineTextForScreenRow(screenRow: number): string {
-    return this.displayLayer.lineTextForScreenRow(screenRow)
-  }
-
-  lineLengthForScreenRow(screenRow: number): number {
-    return this.displayLayer.lineLengthForScreenRow(screenRow)
-  }
-
-  getLineCount(): number {
-    return this.buffer.getLineCount()
-  }
-
-  getScreenLineCount(): number {
-    return this.displayLayer.getScreenLineCount()
-  }
-
   getLastBufferRow(): number {
     return this.buffer.getLastRow()
   }
 
-  getLastScreenRow(): number {
-    return this.displayLayer.getLastScreenRow()
-  }
-
   getEofBufferPosition(): Point {
     return this.buffer.getEndPosition()
-  }
-
-  isEmpty(): boolean {
-    return this.buffer.isEmpty()
   }
 
   bufferRangeForBufferRow(row: number, options: { includeNewline?: boolean } = {}): Range {
@@ -236,37 +227,9 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
     return new Range(this.clipScreenPosition(r.start, options), this.clipScreenPosition(r.end, options))
   }
 
-  bufferRowForScreenRow(screenRow: number): number {
-    return this.displayLayer.bufferRowForScreenRow(screenRow)
-  }
-
-  screenRowForBufferRow(bufferRow: number): number {
-    return this.displayLayer.screenRowForBufferRow(bufferRow)
-  }
-
   // Markers
 
-  markBufferRange(range: RangeLike, options?: MarkerOptions): DisplayMarker {
-    return this.markerLayer.markBufferRange(range, options)
-  }
-
-  markBufferPosition(position: PointLike, options?: MarkerOptions): DisplayMarker {
-    return this.markerLayer.markBufferPosition(position, options)
-  }
-
-  markScreenRange(range: RangeLike, options?: MarkerOptions): DisplayMarker {
-    return this.markerLayer.markScreenRange(range, options)
-  }
-
-  markScreenPosition(position: PointLike, options?: MarkerOptions): DisplayMarker {
-    return this.markerLayer.markScreenPosition(position, options)
-  }
-
   // Indentation (setters given null or undefined change nothing, as Atom's `update` ignores them)
-
-  getTabLength(): number {
-    return this.displayLayer.getTabLength()
-  }
 
   setTabLength(tabLength: number): void {
     if (tabLength == null) return
@@ -377,14 +340,6 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
     this.displayLayer.unfoldAll()
   }
 
-  isFoldedAtBufferRow(bufferRow: number): boolean {
-    return this.displayLayer.isFoldedAtBufferRow(bufferRow)
-  }
-
-  isFoldedAtScreenRow(screenRow: number): boolean {
-    return this.displayLayer.isFoldedAtScreenRow(screenRow)
-  }
-
   foldSelectedLines(): void {
     this.scope.run(() => {
       for (const selection of this.getSelections()) selection.fold()
@@ -401,10 +356,6 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
     return this.isSoftWrapped()
   }
 
-  isSoftWrapped(): boolean {
-    return this.displayLayer.isSoftWrapped()
-  }
-
   toggleSoftWrapped(): boolean {
     return this.setSoftWrapped(!this.isSoftWrapped())
   }
@@ -415,17 +366,9 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
     this.displayLayer.setEditorWidthInChars(Math.floor(width))
   }
 
-  getEditorWidthInChars(): number {
-    return this.displayLayer.getEditorWidthInChars()
-  }
-
   setSoftWrapHangingIndentLength(length: number): void {
     if (length == null) return
     this.displayLayer.setSoftWrapHangingIndentLength(length)
-  }
-
-  getSoftWrapHangingIndentLength(): number {
-    return this.displayLayer.getSoftWrapHangingIndentLength()
   }
 
   // Language
@@ -467,41 +410,12 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
     return this.nonWordCharacters
   }
 
-
-  // Events
-
-  onDidChange(callback: (event: BufferChangeEvent) => void): Disposable {
-    return this.emitter.on('did-change', callback)
-  }
-  onDidAddCursor(callback: (cursor: Cursor) => void): Disposable {
-    return this.emitter.on('did-add-cursor', callback)
-  }
-  onDidRemoveCursor(callback: (cursor: Cursor) => void): Disposable {
-    return this.emitter.on('did-remove-cursor', callback)
-  }
-  onDidAddSelection(callback: (selection: Selection) => void): Disposable {
-    return this.emitter.on('did-add-selection', callback)
-  }
-  onDidRemoveSelection(callback: (selection: Selection) => void): Disposable {
-    return this.emitter.on('did-remove-selection', callback)
-  }
-  onDidChangeCursorPosition(callback: (event: CursorPositionEvent) => void): Disposable {
-    return this.emitter.on('did-change-cursor-position', callback)
-  }
-  onDidChangeSelectionRange(callback: (event: SelectionRangeEvent) => void): Disposable {
-    return this.emitter.on('did-change-selection-range', callback)
-  }
-  onDidChangeReadOnly(callback: (readOnly: boolean) => void): Disposable {
-    return this.emitter.on('did-change-read-only', callback)
-  }
-  onDidChangeLanguage(callback: (id: LanguageId) => void): Disposable {
-    return this.emitter.on('did-change-language', callback)
-  }
-  onDidInsertText(callback: (event: { text: string; range: Range }) => void): Disposable {
-    return this.emitter.on('did-insert-text', callback)
-  }
   onDidDestroy(callback: () => void): Disposable {
     return this.emitter.once('did-destroy', callback)
+  }
+
+  static {
+    defineSubscriptions(EditorModel.prototype, (editor) => editor.emitter, SUBSCRIPTIONS)
   }
 
 }
@@ -538,3 +452,14 @@ function checkCollaborationOptions({ awareness, user, logger, doc }: TextEditorO
   }
   if (logger !== undefined && (logger === null || typeof logger.warn !== 'function')) throw new TypeError('options.logger must have a warn(message) method')
 }
+
+type Subscriptions = { [K in keyof typeof SUBSCRIPTIONS]: (callback: (event: EditorEvents[(typeof SUBSCRIPTIONS)[K]]) => void) => Disposable }
+
+export interface EditorModel
+  extends Pick<TextBuffer, (typeof BUFFER_QUERIES)[number]>,
+    Pick<DisplayLayer, (typeof DISPLAY_QUERIES)[number]>,
+    Pick<MarkerLayer, (typeof MARKER_METHODS)[number]>,
+    Subscriptions {}
+delegate(EditorModel.prototype, (editor) => editor.buffer, BUFFER_QUERIES)
+delegate(EditorModel.prototype, (editor) => editor.displayLayer, DISPLAY_QUERIES)
+delegate(EditorModel.prototype, (editor) => editor.markerLayer, MARKER_METHODS)

@@ -20,48 +20,35 @@ function isSimpleRun(line: string, from: number, to: number): boolean {
 
 /** `count` characters to the left, across row starts; stops at (0, 0). */
 export function characterLeft(lines: LineSource, position: Point, count: number): Point {
-  let { row, column } = position
-  let remaining = count
-  while (remaining > 0) {
-    if (column === 0) {
-      if (row === 0) break
-      column = lineAt(lines, --row).length
-      remaining--
-      continue
-    }
-    const line = lineAt(lines, row)
-    const from = Math.max(0, column - remaining)
-    if (isSimpleRun(line, from, column)) {
-      remaining -= column - from
-      column = from
-    } else {
-      column = previousClusterBoundary(line, column)
-      remaining--
-    }
-  }
-  return new Point(row, column)
+  return characters(lines, position, count, -1)
 }
 
 /** `count` characters to the right, across row ends; stops at the end of the last row. */
 export function characterRight(lines: LineSource, position: Point, count: number): Point {
+  return characters(lines, position, count, 1)
+}
+
+function characters(lines: LineSource, position: Point, count: number, direction: 1 | -1): Point {
   let { row, column } = position
   const lastRow = lastRowOf(lines)
   let line = lineAt(lines, row)
   let remaining = count
   while (remaining > 0) {
-    if (column >= line.length) {
-      if (row >= lastRow) break
-      line = lineAt(lines, ++row)
-      column = 0
+    if (direction < 0 ? column === 0 : column >= line.length) {
+      if (direction < 0 ? row === 0 : row >= lastRow) break
+      row += direction
+      line = lineAt(lines, row)
+      column = direction < 0 ? line.length : 0
       remaining--
       continue
     }
-    const to = Math.min(line.length, column + remaining)
-    if (isSimpleRun(line, column + 1, to + 1)) {
-      remaining -= to - column
-      column = to
+    // A run of plain characters is crossed in one step; anything else one cluster at a time.
+    const far = direction < 0 ? Math.max(0, column - remaining) : Math.min(line.length, column + remaining)
+    if (direction < 0 ? isSimpleRun(line, far, column) : isSimpleRun(line, column + 1, far + 1)) {
+      remaining -= Math.abs(far - column)
+      column = far
     } else {
-      column = nextClusterBoundary(line, column)
+      column = direction < 0 ? previousClusterBoundary(line, column) : nextClusterBoundary(line, column)
       remaining--
     }
   }

@@ -218,26 +218,6 @@ export class Cursor {
 
   // Positions and ranges around the cursor
 
-  getPreviousWordBoundaryBufferPosition(options: WordQueryOptions = {}): Point {
-    return previousWordBoundary(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
-  }
-
-  getNextWordBoundaryBufferPosition(options: WordQueryOptions = {}): Point {
-    return nextWordBoundary(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
-  }
-
-  getBeginningOfCurrentWordBufferPosition(options: WordQueryOptions = {}): Point {
-    return beginningOfCurrentWord(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
-  }
-
-  getEndOfCurrentWordBufferPosition(options: WordQueryOptions = {}): Point {
-    return endOfCurrentWord(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
-  }
-
-  getBeginningOfNextWordBufferPosition(options: WordQueryOptions = {}): Point {
-    return beginningOfNextWord(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
-  }
-
   getCurrentWordBufferRange(options: WordQueryOptions = {}): Range {
     return currentWordRange(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
   }
@@ -294,7 +274,8 @@ export class Cursor {
     return firstCharacterColumn(this.getCurrentBufferLine())
   }
 
-  private wordOptions(options: WordQueryOptions): WordOptions {
+  /** Internal: the word options a query with `options` runs with at this cursor. */
+  wordOptions(options: WordQueryOptions): WordOptions {
     const result: WordOptions = { wordRegex: options.wordRegex ?? this.wordRegExp(options) }
     if (options.includeNonWordCharacters !== undefined) result.includeNonWordCharacters = options.includeNonWordCharacters
     if (options.allowPrevious !== undefined) result.allowPrevious = options.allowPrevious
@@ -308,6 +289,22 @@ export class Cursor {
       move()
     })
   }
+}
+
+/** Atom's word queries around the cursor: each is a pure word function at the cursor's position. */
+const WORD_QUERIES = {
+  getPreviousWordBoundaryBufferPosition: previousWordBoundary,
+  getNextWordBoundaryBufferPosition: nextWordBoundary,
+  getBeginningOfCurrentWordBufferPosition: beginningOfCurrentWord,
+  getEndOfCurrentWordBufferPosition: endOfCurrentWord,
+  getBeginningOfNextWordBufferPosition: beginningOfNextWord,
+} as const
+export interface Cursor extends Record<keyof typeof WORD_QUERIES, (options?: WordQueryOptions) => Point> {}
+for (const [name, query] of Object.entries(WORD_QUERIES)) {
+  const method = function (this: Cursor, options: WordQueryOptions = {}): Point {
+    return query(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
+  }
+  Object.defineProperty(Cursor.prototype, name, { value: method, writable: true, configurable: true })
 }
 
 // Atom's names for the motions: each `Cursor#move…` runs `moveBy` with its row's motion.

@@ -1,5 +1,6 @@
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
+import { delegate } from '../events/delegate.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import { selectWordRange, type WordOptions } from '../motions/word.ts'
@@ -110,16 +111,8 @@ export class Selection {
 
   // Range
 
-  getScreenRange(): Range {
-    return this.marker.getScreenRange()
-  }
-
   setScreenRange(screenRange: RangeLike, options: SetRangeOptions = {}): void {
     this.setBufferRange(this.editor.displayLayer.bufferRangeForScreenRange(Range.fromObject(screenRange, false, 'screenRange')), options)
-  }
-
-  getBufferRange(): Range {
-    return this.marker.getBufferRange()
   }
 
   setBufferRange(bufferRange: RangeLike, options: SetRangeOptions = {}): void {
@@ -140,30 +133,10 @@ export class Selection {
     return [start, end]
   }
 
-  getTailScreenPosition(): Point {
-    return this.marker.getTailScreenPosition()
-  }
-
-  getTailBufferPosition(): Point {
-    return this.marker.getTailBufferPosition()
-  }
-
-  getHeadScreenPosition(): Point {
-    return this.marker.getHeadScreenPosition()
-  }
-
-  getHeadBufferPosition(): Point {
-    return this.marker.getHeadBufferPosition()
-  }
-
   // Info
 
   isEmpty(): boolean {
     return this.getBufferRange().isEmpty()
-  }
-
-  isReversed(): boolean {
-    return this.marker.isReversed()
   }
 
   isSingleScreenLine(): boolean {
@@ -453,7 +426,6 @@ export class Selection {
     return result
   }
 
-
   private finalize(): void {
     if (!this.initialScreenRange || !this.initialScreenRange.isEqual(this.getScreenRange())) this.initialScreenRange = null
     if (this.isEmpty()) {
@@ -503,6 +475,13 @@ export class Selection {
     }
   }
 }
+
+/** What a selection answers from its marker unchanged. */
+const MARKER_QUERIES = [
+  'getScreenRange', 'getBufferRange', 'getTailScreenPosition', 'getTailBufferPosition', 'getHeadScreenPosition', 'getHeadBufferPosition', 'isReversed',
+] as const
+export interface Selection extends Pick<DisplayMarker, (typeof MARKER_QUERIES)[number]> {}
+delegate(Selection.prototype, (selection) => selection.marker, MARKER_QUERIES)
 
 // Atom's names for selecting and deleting by a motion: each runs `selectBy` or `deleteBy` with its row's motion.
 export interface Selection extends SelectMethods, DeleteMethods<WriteOptions> {}
