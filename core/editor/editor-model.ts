@@ -8,7 +8,7 @@ import type { Disposable } from '../events/disposable.ts'
 import { defineSubscriptions, delegate } from '../events/delegate.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import type { Selection } from '../selection/selection.ts'
+import type { Selection, SetRangeOptions } from '../selection/selection.ts'
 import type { SelectionContext, SelectionEditing, WriteOptions } from '../selection/host.ts'
 import { DEFAULT_NON_WORD_CHARACTERS } from '../motions/word.ts'
 import { paragraphRowRange } from '../motions/paragraph.ts'
@@ -66,31 +66,39 @@ const SUBSCRIPTIONS = {
 } as const
 
 /**
- * The text-and-layout half of the TextEditor: the buffer over the Y.Text, the one DisplayLayer every
- * buffer <-> screen conversion goes through, markers, indentation, the language mode, and the parts
- * every command runs through: the operation scope, the undo history and the list of selections (the
- * selections' context and editing host). The TextEditor subclass adds the commands and collaboration.
+ * The editor's model, which the TextEditor facade is composed of: the buffer over the Y.Text, the one
+ * DisplayLayer every buffer <-> screen conversion goes through, markers, indentation, the language mode,
+ * settings, and the parts every command runs through: the operation scope, the undo history and the list
+ * of selections (it is their context and editing host). Its public methods are the TextEditor's
+ * (forwarded by name, see text-editor.ts); the facade adds cursors, selections, commands and peers.
  */
-export abstract class EditorModel implements SelectionContext, SelectionEditing {
+export class EditorModel implements SelectionContext, SelectionEditing {
   readonly doc: Y.Doc
   readonly buffer: TextBuffer
   readonly displayLayer: DisplayLayer
   readonly markerLayer: MarkerLayer
-  protected readonly emitter = new Emitter<EditorEvents>()
-  protected softTabs: boolean
-  protected nonWordCharacters: string
-  protected languageMode: LanguageMode
-  protected readOnly: boolean
-  protected clipboard: Clipboard
-  protected readonly history: History
-  protected readonly scope: OperationScope
-  protected readonly selections: SelectionList
+  readonly emitter = new Emitter<EditorEvents>()
+  private softTabs: boolean
+  private nonWordCharacters: string
+  private languageMode: LanguageMode
+  private readOnly: boolean
+  private readonly clipboard: Clipboard
+  readonly history: History
+  readonly scope: OperationScope
+  readonly selections: SelectionList
+  private readonly subscriptions: Disposable[] = []
 
-  constructor(options: TextEditorOptions) {
+  constructor(
+    options: TextEditorOptions,
+    /** The origin of every transaction this editor makes: the facade, as API.md says. */
+    origin: object,
+    /** After the outermost operation ended (the facade publishes to awareness then). */
+    private readonly afterOperation: () => void,
+  ) {
     checkOptions(options)
     this.doc = options.doc ?? new Y.Doc()
     const ytext = this.doc.getText(options.textName ?? 'text')
-    this.buffer = new TextBuffer({ ytext, origin: this })
+    this.buffer = new TextBuffer({ ytext, origin })
     if (options.text !== undefined && options.text !== '') this.buffer.setText(options.text)
     this.displayLayer = new DisplayLayer(this.buffer, {
       tabLength: options.tabLength ?? 2,
@@ -106,11 +114,34 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
     this.clipboard = options.clipboard ?? Clipboard.getDefault()
     this.history = new History(
       { buffer: this.buffer, selectionOffsets: () => this.selections.offsets(), restoreSelections: (offsets) => this.restoreSelections(offsets) },
-      this,
+      origin,
     )
     this.scope = new OperationScope(this.buffer, this.history, this, () => this.readOnly)
-    const origin = () => this.markerLayer.markBufferPosition([0, 0], { invalidate: 'never' })
-    this.selections = new SelectionList(this, this, this.scope, this.emitter, origin)
+    const atStart = () => this.markerLayer.markBufferPosition([0, 0], { invalidate: 'never' })
+    this.selections = new SelectionList(this, this, this.scope, this.emitter, atStart)
+    this.subscriptions.push(
+      this.buffer.onDidChange((event) => {
+        this.emitter.emit('did-change', event)
+        // An edit made outside the editor's commands (the buffer's, a peer's) may bring cursors together.
+        if (!this.scope.isActive()) this.scope.run(() => undefined, 'intersecting')
+      }),
+    )
+  }
+
+  /** Releases every part; the facade has already let the peers go. */
+  destroy(): void {
+    this.selections.close()
+    for (const subscription of this.subscriptions) subscription.dispose()
+    this.history.destroy()
+    this.markerLayer.destroy()
+    this.displayLayer.destroy()
+    this.languageMode.destroy()
+    this.buffer.destroy()
+    try {
+      this.emitter.emit('did-destroy')
+    } finally {
+      this.emitter.dispose()
+    }
   }
 
   /** Inside the operation, as it ends: merge what the operation asked and announce added selections. */
@@ -118,10 +149,26 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
     this.selections.settle(merge)
   }
 
-  /** After the outermost operation: publish (the collaboration layer overrides nothing here; see TextEditor). */
-  abstract operationEnded(): void
+  operationEnded(): void {
+    this.afterOperation()
+  }
 
-  protected abstract restoreSelections(offsets: { anchor: number; head: number }[]): void
+  restoreSelections(offsets: { anchor: number; head: number }[]): void {
+    const ranges = offsets.map(({ anchor, head }) => ({
+      range: new Range(this.buffer.positionForCharacterIndex(Math.min(anchor, head)), this.buffer.positionForCharacterIndex(Math.max(anchor, head))),
+      reversed: head < anchor,
+    }))
+    this.scope.run(() => {
+      const selections = this.getSelections()
+      for (const selection of selections.slice(ranges.length)) selection.destroy()
+      ranges.forEach(({ range, reversed }, i) => {
+        const selection = selections[i]
+        if (!selection) this.addSelectionForBufferRange(range, { reversed })
+        else if (range.isEmpty()) selection.cursor.setBufferPosition(range.start)
+        else selection.setBufferRange(range, { reversed })
+      })
+    }, 'intersecting')
+  }
 
   /** Runs a text change: refuses on a read-only editor (unless bypassed), one transaction, one undo step. */
   mutateText<T>(name: string, options: WriteOptions, fn: () => T): T {
@@ -144,8 +191,31 @@ export abstract class EditorModel implements SelectionContext, SelectionEditing 
     return this.buffer.setTextInRange(range, text, bufferOptions)
   }
 
-  /** Internal: a selection for a screen range (addSelectionBelow/Above). */
-  abstract addSelectionForScreenRange(range: RangeLike): Selection
+  addSelectionForBufferRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
+    const bufferRange = this.clipBufferRange(Range.fromObject(range, false, 'bufferRange'))
+    if (!options.preserveFolds) this.destroyFoldsContainingBufferPositions([bufferRange.start, bufferRange.end], true)
+    const marker = this.markerLayer.markBufferRange(bufferRange, { invalidate: 'never', reversed: options.reversed ?? false })
+    return this.selections.add(marker, options)
+  }
+
+  addSelectionForScreenRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
+    return this.addSelectionForBufferRange(this.bufferRangeForScreenRange(range), options)
+  }
+
+  // Read-only
+
+  setReadOnly(readOnly: boolean): void {
+    if (readOnly == null) return
+    const value = Boolean(readOnly)
+    if (value === this.readOnly) return
+    this.readOnly = value
+    this.emitter.emit('did-change-read-only', value)
+  }
+
+  isReadOnly(): boolean {
+    return this.readOnly
+  }
+
 
   getBuffer(): TextBuffer {
     return this.buffer

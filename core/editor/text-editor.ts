@@ -7,12 +7,24 @@ import type { Cursor } from '../selection/cursor.ts'
 import type { Selection, SetRangeOptions } from '../selection/selection.ts'
 import type { InsertTextOptions } from '../selection/selection-editing.ts'
 import type { WriteOptions } from '../selection/host.ts'
+import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { DisplayLayer } from '../display/display-layer.ts'
+import type { MarkerLayer } from '../anchors/marker-layer.ts'
+import type { Emitter } from '../events/emitter.ts'
+import { delegate } from '../events/delegate.ts'
 import { EditorModel, type TextEditorOptions } from './editor-model.ts'
+import type { EditorEvents } from './editor-events.ts'
+import type { History } from './history.ts'
+import type { OperationScope } from './operation.ts'
+import type { SelectionList } from './selection-list.ts'
 import { type CommandTarget, type EachSelectionMethods, type EditorMotionMethods, defineEditorCommands } from './commands.ts'
 import { Collaboration, type CollaborationHost, type CollaborationOptions } from '../collab/collaboration.ts'
 import type { Peer } from '../collab/peer.ts'
 
 export type { TextEditorOptions } from './editor-model.ts'
+
+/** The model's methods that are not the TextEditor's API. */
+const INTERNAL = new Set<string>(['constructor', 'destroy', 'operationEnding', 'operationEnded', 'restoreSelections', 'setBufferTextInRange'])
 
 /**
  * Atom's TextEditor over a Y.Text: a thin facade. The text lives in the Y.Text (every edit is a
@@ -20,21 +32,25 @@ export type { TextEditorOptions } from './editor-model.ts'
  * methods here, and every one runs in the one operation scope (`operation.ts`), which checks read-only,
  * makes one undo step, merges the selections (`selection-list.ts`) and publishes once.
  */
-export class TextEditor extends EditorModel {
-  private readonly subscriptions: Disposable[] = []
+export class TextEditor {
+  readonly doc: Y.Doc
+  readonly buffer: TextBuffer
+  readonly displayLayer: DisplayLayer
+  readonly markerLayer: MarkerLayer
+  /** The model this facade is composed of: text, layout, settings, scope, history, selections. */
+  private readonly model: EditorModel
+  private readonly scope: OperationScope
+  private readonly selections: SelectionList
+  private readonly history: History
+  private readonly emitter: Emitter<EditorEvents>
   private destroyed = false
   /** Set when the editor was given an awareness: publishes our selections, shows the peers'. */
   private readonly collaboration: Collaboration | null = null
 
   constructor(options: TextEditorOptions = {}) {
-    super(options)
-    this.subscriptions.push(
-      this.buffer.onDidChange((event) => {
-        this.emitter.emit('did-change', event)
-        // An edit made outside the editor's commands (the buffer's, a peer's) may bring cursors together.
-        if (!this.scope.isActive()) this.scope.run(() => undefined, 'intersecting')
-      }),
-    )
+    this.model = new EditorModel(options, this, () => this.collaboration?.flush())
+    ;({ doc: this.doc, buffer: this.buffer, displayLayer: this.displayLayer, markerLayer: this.markerLayer } = this.model)
+    ;({ scope: this.scope, selections: this.selections, history: this.history, emitter: this.emitter } = this.model)
     this.addCursorAtBufferPosition([0, 0])
     if (options.awareness) {
       const collaborationOptions: CollaborationOptions = {}
@@ -49,18 +65,7 @@ export class TextEditor extends EditorModel {
     // First, while selections still exist: peers leave and our awareness fields are cleared.
     this.collaboration?.destroy()
     this.destroyed = true
-    this.selections.close()
-    for (const subscription of this.subscriptions) subscription.dispose()
-    this.history.destroy()
-    this.markerLayer.destroy()
-    this.displayLayer.destroy()
-    this.languageMode.destroy()
-    this.buffer.destroy()
-    try {
-      this.emitter.emit('did-destroy')
-    } finally {
-      this.emitter.dispose()
-    }
+    this.model.destroy()
   }
 
   isDestroyed(): boolean {
@@ -179,17 +184,6 @@ export class TextEditor extends EditorModel {
     this.setSelectedBufferRanges(ranges.map((range) => this.bufferRangeForScreenRange(range)), options)
   }
 
-  addSelectionForBufferRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
-    const bufferRange = this.clipBufferRange(Range.fromObject(range, false, 'bufferRange'))
-    if (!options.preserveFolds) this.destroyFoldsContainingBufferPositions([bufferRange.start, bufferRange.end], true)
-    const marker = this.markerLayer.markBufferRange(bufferRange, { invalidate: 'never', reversed: options.reversed ?? false })
-    return this.selections.add(marker, options)
-  }
-
-  addSelectionForScreenRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
-    return this.addSelectionForBufferRange(this.bufferRangeForScreenRange(range), options)
-  }
-
   selectToBufferPosition(position: PointLike): void {
     const last = this.getLastSelection()
     this.scope.run(() => {
@@ -288,7 +282,7 @@ export class TextEditor extends EditorModel {
 
   pasteText(options: InsertTextOptions = {}): void {
     this.scope.checkWritable('pasteText', options)
-    const { text: clipboardText, metadata = {} } = this.clipboard.readWithMetadata()
+    const { text: clipboardText, metadata = {} } = this.model.getClipboard().readWithMetadata()
     const count = this.selections.count()
     const paste = (selection: Selection, index: number) => {
       const entry = metadata.selections && metadata.selections.length === count ? metadata.selections[index]! : null
@@ -377,20 +371,6 @@ export class TextEditor extends EditorModel {
     return this.history.undoManager
   }
 
-  // Read-only
-
-  setReadOnly(readOnly: boolean): void {
-    if (readOnly == null) return
-    const value = Boolean(readOnly)
-    if (value === this.readOnly) return
-    this.readOnly = value
-    this.emitter.emit('did-change-read-only', value)
-  }
-
-  isReadOnly(): boolean {
-    return this.readOnly
-  }
-
   // Collaboration
 
   /** Every other awareness client with a state (none without an awareness). */
@@ -405,17 +385,12 @@ export class TextEditor extends EditorModel {
     return this.collaboration?.onDidRemovePeer(callback) ?? new Disposable()
   }
 
-  // Internal: the operation scope's end, the selection list's editing host, and the collaboration layer
-
-  /** After the outermost operation: publish the selections once. */
-  operationEnded(): void {
-    this.collaboration?.flush()
-  }
+  // Internal
 
   private collaborationHost(): CollaborationHost {
     return {
       buffer: this.buffer,
-      context: this,
+      context: this.model,
       getSelections: () => this.selections.all(),
       isBatching: () => this.scope.isActive(),
       markRemoteOffsets: (head, tail) => this.markerLayer.markOffsets(head, tail, { remote: true, invalidate: 'never' }),
@@ -426,29 +401,24 @@ export class TextEditor extends EditorModel {
     }
   }
 
+  static {
+    const own = (name: string) => INTERNAL.has(name) || Object.hasOwn(TextEditor.prototype, name)
+    delegate(TextEditor.prototype, (editor) => editor.model, Object.getOwnPropertyNames(EditorModel.prototype).filter((name) => !own(name)))
+  }
+
   /** Internal: what the generated commands run on. */
   commandTarget(): CommandTarget {
-    return { selections: this.selections, scope: this.scope, editing: this }
+    return { selections: this.selections, scope: this.scope, editing: this.model }
   }
 
-  protected restoreSelections(offsets: { anchor: number; head: number }[]): void {
-    const ranges = offsets.map(({ anchor, head }) => ({
-      range: new Range(this.buffer.positionForCharacterIndex(Math.min(anchor, head)), this.buffer.positionForCharacterIndex(Math.max(anchor, head))),
-      reversed: head < anchor,
-    }))
-    this.scope.run(() => {
-      const selections = this.getSelections()
-      for (const selection of selections.slice(ranges.length)) selection.destroy()
-      ranges.forEach(({ range, reversed }, i) => {
-        const selection = selections[i]
-        if (!selection) this.addSelectionForBufferRange(range, { reversed })
-        else if (range.isEmpty()) selection.cursor.setBufferPosition(range.start)
-        else selection.setBufferRange(range, { reversed })
-      })
-    }, 'intersecting')
-  }
+
 }
 
-// Atom's per-cursor commands, generated from the motion table and the table of per-selection commands.
-export interface TextEditor extends EditorMotionMethods, EachSelectionMethods {}
+/** The model's members that are not the TextEditor's API. */
+type ModelInternals = 'doc' | 'buffer' | 'displayLayer' | 'markerLayer' | 'emitter' | 'history' | 'scope' | 'selections' | 'destroy'
+type ModelMethodsAsOwn = 'operationEnding' | 'operationEnded' | 'restoreSelections' | 'setBufferTextInRange'
+
+// The facade: the model's methods under their own names, then the commands generated from the motion table
+// and the table of per-selection commands.
+export interface TextEditor extends Omit<EditorModel, ModelInternals | ModelMethodsAsOwn>, EditorMotionMethods, EachSelectionMethods {}
 defineEditorCommands(TextEditor.prototype, (editor: TextEditor) => editor.commandTarget())
