@@ -93,15 +93,13 @@ export class SelectionList implements SelectionHost {
 
   /** Adds a selection on `marker`; where it meets another, the two merge and the survivor is returned. */
   add(marker: DisplayMarker, options: SetRangeOptions = {}): Selection {
-    let selection: Selection | null = null
+    const added = new Selection(this.context, this, marker)
+    const range = added.getBufferRange()
     this.scope.run(() => {
-      selection = new Selection(this.context, this, marker)
-      this.selections.push(selection)
-      this.pending.push(selection)
+      this.selections.push(added)
+      this.pending.push(added)
     }, options.reversed ? 'intersecting-reversed' : 'intersecting')
-    const added = selection as unknown as Selection
     if (!added.destroyed) return added
-    const range = marker.getBufferRange()
     return this.selections.find((s) => s.intersectsBufferRange(range)) ?? this.last()
   }
 
