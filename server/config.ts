@@ -24,6 +24,10 @@ export interface Config {
   storeBatchMs: number
   webDir: string
   logLevel: LogLevel
+  /** Cluster mode: rooms on this Redis's streams (requires databaseUrl). */
+  redisUrl: string | null
+  /** Rooms stored in this PostgreSQL instead of LevelDB. */
+  databaseUrl: string | null
 }
 
 export type ParseResult = { help: true } | { help: false; config: Config }
@@ -92,6 +96,8 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'compactAfter', flag: 'compact-after', env: 'COMPACT_AFTER', fallback: '500', help: 'merge a room\'s stored updates into one after this many writes', parse: integer(2, 1_000_000) },
   { key: 'webDir', flag: 'web-dir', env: 'WEB_DIR', fallback: defaultWebDir, help: 'built web page served at / (a plain status page while it does not exist)', parse: text },
   { key: 'logLevel', flag: 'log-level', env: 'LOG_LEVEL', fallback: 'info', help: LOG_LEVELS.join(' | '), parse: logLevel },
+  { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', fallback: null, help: 'cluster mode: redis://host:port whose streams carry every room between server processes (needs DATABASE_URL)', parse: text },
+  { key: 'databaseUrl', flag: 'database-url', env: 'DATABASE_URL', fallback: null, help: 'postgres://… where rooms are stored instead of LevelDB (required in cluster mode)', parse: text },
 ]
 
 /**
@@ -117,6 +123,7 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
     else if (envValue !== undefined && envValue !== '') config[setting.key] = setting.parse(envValue, setting.env)
     else config[setting.key] = setting.fallback === null ? null : setting.parse(setting.fallback, `default ${setting.env}`)
   }
+  if (config.redisUrl != null && config.databaseUrl == null) throw new ConfigError('REDIS_URL (cluster mode) needs DATABASE_URL: PostgreSQL is where the rooms are stored')
   return { help: false, config: config as Config }
 }
 

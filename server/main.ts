@@ -17,7 +17,9 @@ import { ConfigError, helpText, parseConfig } from './config.ts'
 import type { Config } from './config.ts'
 import { createLogger } from './log.ts'
 import { Metrics } from './metrics.ts'
-import { LevelPersistence } from './persistence.ts'
+import type { Persistence } from './persistence.ts'
+import { openStore } from './cluster/open-store.ts'
+import type { OpenedStore } from './cluster/open-store.ts'
 import { RoomRegistry } from './rooms.ts'
 import { createServer } from './server.ts'
 
@@ -42,14 +44,18 @@ async function main(): Promise<void> {
   const dataDir = resolve(config.dataDir)
   const metrics = new Metrics()
 
-  let persistence: LevelPersistence
+  let store: OpenedStore
   try {
-    persistence = await LevelPersistence.open(dataDir)
+    store = await openStore({ ...config, dataDir }, logger)
   } catch (error) {
-    logger.fatal({ err: error, dataDir }, 'cannot open the data directory')
+    logger.fatal({ err: error, dataDir }, 'cannot open the store')
     process.exit(1)
   }
-  const registry = new RoomRegistry({ persistence, metrics, logger, compactAfter: config.compactAfter, storeBatchMs: config.storeBatchMs })
+  const persistence: Persistence = store.persistence
+  if (store.metrics !== undefined) metrics.sections.push(store.metrics)
+  // In cluster mode a write is a stream append, cheap enough not to wait between two.
+  const storeBatchMs = store.follower === undefined ? config.storeBatchMs : 0
+  const registry = new RoomRegistry({ persistence, metrics, logger, compactAfter: config.compactAfter, storeBatchMs, follower: store.follower })
 
   let server: Awaited<ReturnType<typeof createServer>>
   try {
@@ -63,7 +69,7 @@ async function main(): Promise<void> {
   const auth = config.authSecret !== null
   if (!auth) logger.warn('AUTH_SECRET is not set: the server is OPEN, anyone who can reach it can read and write every room')
   // Last of the start-up lines, so that whoever waits for it has seen the others.
-  logger.info({ url: server.url, port: server.port, host: config.host, dataDir, auth, webDir: config.webDir }, 'listening')
+  logger.info({ url: server.url, port: server.port, host: config.host, ...store.description, auth, webDir: config.webDir }, 'listening')
 
   let stopping = false
   const stop = async (signal: NodeJS.Signals): Promise<void> => {

@@ -29,6 +29,8 @@ export class Metrics {
   readonly refused: Record<RefusalReason, number> = { unauthorized: 0, forbidden: 0, invalid_room: 0, shutting_down: 0 }
   readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0 }
   readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0 }
+  /** More samples in the same format, appended as they are (cluster mode's). */
+  readonly sections: Array<() => string> = []
 
   render(gauges: Gauges): string {
     const out: string[] = []
@@ -60,6 +62,6 @@ export class Metrics {
     const cpu = process.cpuUsage()
     metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', [['', memory.rss]])
     metric('process_cpu_seconds_total', 'counter', 'User and system CPU time spent in seconds.', [['', (cpu.user + cpu.system) / 1e6]])
-    return `${out.join('\n')}\n`
+    return `${out.join('\n')}\n${this.sections.map((section) => section()).join('')}`
   }
 }

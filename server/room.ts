@@ -16,6 +16,8 @@ import {
   encodeUpdate,
 } from './protocol.ts'
 import { RoomStore } from './room-store.ts'
+import type { RoomFollower } from './cluster/cluster-persistence.ts'
+import { REMOTE_ORIGIN } from './cluster/origin.ts'
 
 export interface RoomContext {
   persistence: Persistence
@@ -23,6 +25,7 @@ export interface RoomContext {
   logger: Logger
   compactAfter: number
   storeBatchMs: number
+  follower?: RoomFollower
 }
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] }
@@ -44,6 +47,7 @@ export class Room {
   private readonly store: RoomStore
   private readonly logger: Logger
   private state: 'loading' | 'ready' | 'failed' | 'destroyed' = 'loading'
+  private unfollow: (() => void) | null = null
 
   constructor(
     readonly name: string,
@@ -103,6 +107,7 @@ export class Room {
   destroy(): void {
     if (this.state === 'destroyed') return
     this.state = 'destroyed'
+    this.unfollow?.()
     this.doc.off('update', this.onUpdate)
     this.awareness.off('update', this.onAwarenessUpdate)
     this.awareness.destroy()
@@ -127,6 +132,7 @@ export class Room {
       return false
     }
     this.state = 'ready'
+    this.unfollow = this.context.follower?.follow(this) ?? null
     metrics.roomsLoaded += 1
     this.logger.debug({ connections: this.connections.size }, 'room loaded')
     // Greet everyone before replaying anyone's frames, so that what those frames change
@@ -214,7 +220,8 @@ export class Room {
 
   private readonly onUpdate = (update: Uint8Array, origin: unknown): void => {
     if (origin === LOAD_ORIGIN) return
-    this.store.push(update)
+    // Another process's update from the stream: stored already, only relayed here.
+    if (origin !== REMOTE_ORIGIN) this.store.push(update)
     this.broadcast(encodeUpdate(update), origin)
   }
 

@@ -5,6 +5,7 @@ import type { Metrics } from './metrics.ts'
 import type { Persistence } from './persistence.ts'
 import { Room } from './room.ts'
 import type { RoomContext } from './room.ts'
+import type { RoomFollower } from './cluster/cluster-persistence.ts'
 
 export interface RoomRegistryOptions {
   persistence: Persistence
@@ -14,6 +15,8 @@ export interface RoomRegistryOptions {
   compactAfter: number
   /** Minimum time between two writes of one room; see RoomStore. */
   storeBatchMs: number
+  /** Cluster mode: makes each loaded room follow its stream. */
+  follower?: RoomFollower
 }
 
 /**

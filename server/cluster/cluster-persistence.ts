@@ -1,0 +1,306 @@
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
+import * as Y from 'yjs'
+import { createClient } from 'redis'
+import type { Logger } from 'pino'
+import type { Persistence } from '../persistence.ts'
+import { StorageError } from '../persistence.ts'
+import { ClusterMetrics } from './cluster-metrics.ts'
+import { Heartbeat } from './heartbeat.ts'
+import { PgStore } from './pg-store.ts'
+import { RoomLink } from './room-link.ts'
+import type { RoomView } from './room-link.ts'
+import { RoomStreams } from './stream.ts'
+import type { RedisClient, StreamEntry } from './stream.ts'
+import { StreamReader } from './stream-reader.ts'
+import { compareStreamIds, streamIdBefore, streamIdTime } from './stream-id.ts'
+
+/** Where a room learns of its stream: the Room calls `follow` once loaded and the returned function when destroyed. */
+export interface RoomFollower {
+  follow(room: RoomView): () => void
+}
+
+export interface ClusterOptions {
+  redisUrl: string
+  databaseUrl: string
+  logger: Logger
+  /** Timings, shorter in tests; defaults in DEFAULTS. */
+  heartbeatIntervalMs?: number
+  heartbeatTtlMs?: number
+  presenceSweepMs?: number
+  compactEveryMs?: number
+  /** Entries younger than this (before the stored position) stay in the stream after a compaction. */
+  trimMarginMs?: number
+}
+
+const DEFAULTS = {
+  heartbeatIntervalMs: 2000,
+  heartbeatTtlMs: 8000,
+  presenceSweepMs: 2000,
+  compactEveryMs: 30_000,
+  trimMarginMs: 30_000,
+}
+const LEASE_MS = 30_000
+const CLOSE_LEASE_WAIT_MS = 5000
+
+/** What this process knows of one room it has loaded since it started. */
+interface RoomRecord {
+  /** The position of the snapshot in PostgreSQL, as last seen. */
+  storedId: string
+  /** The last entry read at load; the room follows the stream from there. */
+  loadedId: string
+  /** Awareness entries of other processes read at load, applied when the room follows. */
+  backlog: StreamEntry[]
+  /** Entries seen since `storedId`, and when the oldest was added. */
+  pending: number
+  oldestPendingMs: number | null
+  link: RoomLink | null
+}
+
+/**
+ * Cluster mode (REDIS_URL and DATABASE_URL) as the rooms see it. As their Persistence: loading
+ * reads the snapshot from PostgreSQL and the room's stream after it; storing appends to the
+ * stream (what every process reads); compacting, under a Redis lease so that one process at a
+ * time does it, folds the stream into PostgreSQL and trims what is stored. As their follower:
+ * the process's one blocking reader applies other processes' entries to the room. Presence of
+ * a process that stopped its heartbeat is removed from every room.
+ */
+export class ClusterPersistence implements Persistence, RoomFollower {
+  private readonly rooms = new Map<string, RoomRecord>()
+  private readonly timers: NodeJS.Timeout[] = []
+  private readonly timings: typeof DEFAULTS
+  private closing = false
+
+  private constructor(
+    readonly processId: string,
+    readonly metrics: ClusterMetrics,
+    private readonly services: { redis: RedisClient; blocking: RedisClient; pg: PgStore },
+    private readonly logger: Logger,
+    options: ClusterOptions,
+  ) {
+    this.timings = { ...DEFAULTS, ...definedTimings(options) }
+    this.streams = new RoomStreams(services.redis, processId)
+    this.reader = new StreamReader(services.blocking, services.redis, processId, metrics, logger)
+    this.heartbeat = new Heartbeat(services.redis, processId, { intervalMs: this.timings.heartbeatIntervalMs, ttlMs: this.timings.heartbeatTtlMs, metrics, logger })
+    metrics.postgresErrors = () => services.pg.errors
+  }
+
+  private readonly streams: RoomStreams
+  private readonly reader: StreamReader
+  private readonly heartbeat: Heartbeat
+
+  private get pg(): PgStore {
+    return this.services.pg
+  }
+
+  /** Connects to Redis and PostgreSQL (creating the tables) and starts the reader and the heartbeat. */
+  static async open(options: ClusterOptions): Promise<ClusterPersistence> {
+    const { logger } = options
+    const processId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+    const redis: RedisClient = createClient({ url: options.redisUrl, socket: { reconnectStrategy: (retries) => Math.min(50 * (retries + 1), 500) } })
+    let redisDown = false
+    redis.on('error', (error: Error) => {
+      // node-redis reconnects by itself; say it once per outage, not once per attempt.
+      if (!redisDown) logger.warn({ err: error }, 'Redis connection lost; reconnecting')
+      redisDown = true
+    })
+    await redis.connect()
+    const blocking = redis.duplicate()
+    blocking.on('error', () => {})
+    await blocking.connect()
+    let pg: PgStore
+    try {
+      pg = await PgStore.open(options.databaseUrl, (error) => logger.warn({ err: error }, 'PostgreSQL connection error'))
+    } catch (error) {
+      redis.destroy()
+      blocking.destroy()
+      throw error
+    }
+    const cluster = new ClusterPersistence(processId, new ClusterMetrics(), { redis, blocking, pg }, logger, options)
+    await cluster.heartbeat.start()
+    redis.on('ready', () => {
+      if (redisDown) logger.info('Redis connection back')
+      redisDown = false
+      // Beats may have been missed during the outage.
+      void cluster.heartbeat.beat()
+    })
+    cluster.reader.start()
+    cluster.startTimers()
+    logger.info({ processId }, 'cluster mode: rooms on Redis streams, stored in PostgreSQL')
+    return cluster
+  }
+
+  async load(room: string): Promise<Uint8Array> {
+    const stored = await this.pg.load(room)
+    const entries = await this.streams.readAfter(room, stored.streamId)
+    const doc = new Y.Doc()
+    Y.applyUpdate(doc, stored.state)
+    for (const entry of entries) if (entry.kind === 'update') Y.applyUpdate(doc, entry.data)
+    const state = Y.encodeStateAsUpdate(doc)
+    doc.destroy()
+    const last = entries[entries.length - 1]
+    const previous = this.rooms.get(room)
+    this.rooms.set(room, {
+      storedId: stored.streamId,
+      loadedId: last?.id ?? stored.streamId,
+      // Our own presence entries are of connections that have left.
+      backlog: entries.filter((entry) => entry.kind === 'awareness' && entry.processId !== this.processId),
+      pending: entries.length,
+      oldestPendingMs: entries.length > 0 ? streamIdTime(entries[0]!.id) : (previous?.oldestPendingMs ?? null),
+      link: null,
+    })
+    return state
+  }
+
+  async store(room: string, update: Uint8Array): Promise<void> {
+    await this.append(room, 'update', update)
+  }
+
+  /** Folds the room's stream into PostgreSQL unless another process is doing it now. */
+  async compact(room: string): Promise<void> {
+    await this.compactRoom(room, 0)
+  }
+
+  follow(room: RoomView): () => void {
+    const record = this.rooms.get(room.name)
+    if (record === undefined) throw new Error(`room ${JSON.stringify(room.name)} follows before it was loaded`)
+    const link = new RoomLink(room, (update) => {
+      this.append(room.name, 'awareness', update).catch((error: unknown) => {
+        this.logger.warn({ room: room.name, err: error }, 'publishing presence failed')
+      })
+    })
+    record.link = link
+    for (const entry of record.backlog) link.apply(entry)
+    record.backlog = []
+    const unfollow = this.reader.follow(room.name, record.loadedId, (entry) => {
+      this.notePending(record, entry.id)
+      link.apply(entry)
+    })
+    return () => {
+      unfollow()
+      link.detach()
+      if (record.link === link) record.link = null
+      // The last client left: store what the stream holds while it is fresh in mind.
+      if (!this.closing && record.pending > 0) void this.compactRoom(room.name, 0)
+    }
+  }
+
+  /** Stops following, stores every room it knows of that has entries not in PostgreSQL, disconnects. */
+  async close(): Promise<void> {
+    this.closing = true
+    for (const timer of this.timers) clearInterval(timer)
+    await Promise.all([...this.rooms.entries()].filter(([, record]) => record.pending > 0).map(([room]) => this.compactRoom(room, CLOSE_LEASE_WAIT_MS)))
+    await this.reader.stop()
+    await this.heartbeat.stop()
+    this.services.blocking.destroy()
+    await this.services.redis.close().catch(() => this.services.redis.destroy())
+    await this.pg.close()
+  }
+
+  private async append(room: string, kind: 'update' | 'awareness', data: Uint8Array): Promise<void> {
+    let id: string
+    try {
+      id = await this.streams.append(room, kind, data)
+    } catch (error) {
+      this.metrics.redisErrors += 1
+      throw new StorageError(`appending to the stream of room ${JSON.stringify(room)} failed: ${(error as Error).message}`)
+    }
+    this.metrics.entriesWritten += 1
+    const record = this.rooms.get(room)
+    if (record !== undefined) this.notePending(record, id)
+  }
+
+  private notePending(record: RoomRecord, id: string): void {
+    record.pending += 1
+    record.oldestPendingMs ??= streamIdTime(id)
+  }
+
+  /**
+   * Takes the lease (waiting up to `waitMs` for it), folds the stream after the stored position
+   * into PostgreSQL, then trims the stream up to that position less a margin: a process that
+   * read the old position a moment ago still finds the entries after it.
+   */
+  private async compactRoom(room: string, waitMs: number): Promise<void> {
+    const deadline = performance.now() + waitMs
+    try {
+      while (!(await this.streams.takeLease(room, LEASE_MS))) {
+        if (performance.now() >= deadline) return
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    } catch (error) {
+      this.metrics.redisErrors += 1
+      this.logger.warn({ room, err: error }, 'cannot take the compaction lease')
+      return
+    }
+    const started = performance.now()
+    try {
+      const result = await this.pg.compact(room, async (storedId) => {
+        const entries = await this.streams.readAfter(room, storedId)
+        const last = entries[entries.length - 1]
+        return { updates: entries.filter((entry) => entry.kind === 'update').map((entry) => entry.data), streamId: last?.id ?? storedId }
+      })
+      const record = this.rooms.get(room)
+      if (record !== undefined && compareStreamIds(result.streamId, record.storedId) >= 0) {
+        record.storedId = result.streamId
+        record.pending = 0
+        record.oldestPendingMs = null
+        if (record.link === null) this.rooms.delete(room)
+      }
+      if (result.entries > 0) {
+        this.metrics.compactions += 1
+        await this.streams.trimBefore(room, streamIdBefore(result.streamId, this.timings.trimMarginMs))
+        this.logger.debug({ room, entries: result.entries, streamId: result.streamId, ms: Math.round(performance.now() - started) }, 'compacted room into PostgreSQL')
+      }
+    } catch (error) {
+      this.logger.error({ room, err: error }, 'compacting room into PostgreSQL failed; the stream keeps its entries')
+    } finally {
+      await this.streams.releaseLease(room).catch(() => {})
+    }
+  }
+
+  private startTimers(): void {
+    const every = (ms: number, task: () => Promise<void>): void => {
+      const timer = setInterval(() => void task(), ms)
+      timer.unref()
+      this.timers.push(timer)
+    }
+    every(this.timings.presenceSweepMs, () => this.expirePresence())
+    every(this.timings.compactEveryMs, async () => {
+      for (const [room, record] of [...this.rooms]) if (record.pending > 0) await this.compactRoom(room, 0)
+    })
+    every(1000, async () => this.updateGauges())
+  }
+
+  private async expirePresence(): Promise<void> {
+    const links = [...this.rooms.values()].flatMap((record) => (record.link === null ? [] : [record.link]))
+    const owners = new Set(links.flatMap((link) => [...link.ownerProcesses()]))
+    if (owners.size === 0) return
+    let alive: Set<string>
+    try {
+      alive = await this.heartbeat.alive([...owners])
+    } catch {
+      return // Redis is away: nobody can be declared dead.
+    }
+    for (const link of links) this.metrics.presenceExpired += link.expire(alive)
+  }
+
+  private updateGauges(): void {
+    let pending = 0
+    let oldest: number | null = null
+    for (const record of this.rooms.values()) {
+      pending += record.pending
+      if (record.oldestPendingMs !== null && (oldest === null || record.oldestPendingMs < oldest)) oldest = record.oldestPendingMs
+    }
+    this.metrics.uncompactedEntries = pending
+    this.metrics.compactionLagSeconds = oldest === null ? 0 : Math.max(0, Date.now() - oldest) / 1000
+  }
+}
+
+function definedTimings(options: ClusterOptions): Partial<typeof DEFAULTS> {
+  const timings: Partial<typeof DEFAULTS> = {}
+  for (const key of Object.keys(DEFAULTS) as Array<keyof typeof DEFAULTS>) {
+    const value = options[key]
+    if (value !== undefined) timings[key] = value
+  }
+  return timings
+}

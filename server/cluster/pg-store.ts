@@ -1,0 +1,162 @@
+import * as Y from 'yjs'
+import pg from 'pg'
+import type { Persistence } from '../persistence.ts'
+import { StorageError } from '../persistence.ts'
+import { STREAM_START } from './stream-id.ts'
+
+/**
+ * Rooms in PostgreSQL. `cotext_rooms` holds one compacted state per room with the id of the
+ * last stream entry it includes (cluster mode); `cotext_updates` holds updates appended one by
+ * one (a single process on DATABASE_URL without Redis). A room is its snapshot plus its updates;
+ * compaction folds the updates, and in cluster mode the stream entries since the snapshot, into
+ * a new snapshot in one transaction.
+ */
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS cotext_rooms (
+    room text PRIMARY KEY,
+    state bytea NOT NULL,
+    stream_id text NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE IF NOT EXISTS cotext_updates (
+    id bigserial PRIMARY KEY,
+    room text NOT NULL,
+    data bytea NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS cotext_updates_room ON cotext_updates (room, id);
+`
+/** Several processes start at once; CREATE … IF NOT EXISTS alone can still collide. */
+const SCHEMA_LOCK = 0x636f74657874
+
+export interface StoredRoom {
+  /** Snapshot and updates merged into one update. */
+  state: Uint8Array
+  /** The last stream entry the snapshot includes. */
+  streamId: string
+}
+
+/** What a compaction adds from outside PostgreSQL: the stream entries after the stored position. */
+export type CollectAfter = (streamId: string) => Promise<{ updates: Uint8Array[]; streamId: string }>
+
+function merge(updates: readonly Uint8Array[]): Uint8Array {
+  // Through a document rather than Y.mergeUpdates: the document drops deleted content.
+  const doc = new Y.Doc()
+  for (const update of updates) Y.applyUpdate(doc, update)
+  const state = Y.encodeStateAsUpdate(doc)
+  doc.destroy()
+  return state
+}
+
+export class PgStore {
+  /** Failed queries, for /metrics. */
+  errors = 0
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  /** Connects to `url` and creates the tables when they are missing. */
+  static async open(url: string, onError: (error: Error) => void): Promise<PgStore> {
+    const pool = new pg.Pool({ connectionString: url, max: 4 })
+    // An idle client whose server went away emits this; unhandled it would end the process.
+    pool.on('error', onError)
+    const store = new PgStore(pool)
+    await store.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
+      await client.query(SCHEMA)
+    })
+    return store
+  }
+
+  async load(room: string): Promise<StoredRoom> {
+    const snapshot = await this.query<{ state: Buffer; stream_id: string }>('SELECT state, stream_id FROM cotext_rooms WHERE room = $1', [room])
+    const updates = await this.query<{ data: Buffer }>('SELECT data FROM cotext_updates WHERE room = $1 ORDER BY id', [room])
+    const row = snapshot.rows[0]
+    const parts = [...(row === undefined ? [] : [row.state]), ...updates.rows.map((update) => update.data)]
+    return { state: merge(parts), streamId: row?.stream_id ?? STREAM_START }
+  }
+
+  async append(room: string, update: Uint8Array): Promise<void> {
+    await this.query('INSERT INTO cotext_updates (room, data) VALUES ($1, $2)', [room, Buffer.from(update)])
+  }
+
+  /**
+   * Replaces the room's snapshot and updates with their merge, plus what `collect` adds after
+   * the stored stream position, and records the new position. The row lock makes concurrent
+   * compactions of one room take turns, each starting from what the previous one stored.
+   */
+  async compact(room: string, collect?: CollectAfter): Promise<{ streamId: string; entries: number }> {
+    return this.transaction(async (client) => {
+      const snapshot = await client.query<{ state: Buffer; stream_id: string }>('SELECT state, stream_id FROM cotext_rooms WHERE room = $1 FOR UPDATE', [room])
+      const updates = await client.query<{ id: string; data: Buffer }>('SELECT id, data FROM cotext_updates WHERE room = $1 ORDER BY id', [room])
+      const row = snapshot.rows[0]
+      const storedId = row?.stream_id ?? STREAM_START
+      const collected = collect === undefined ? { updates: [], streamId: storedId } : await collect(storedId)
+      if (updates.rows.length === 0 && collected.updates.length === 0) return { streamId: storedId, entries: 0 }
+      const parts = [...(row === undefined ? [] : [row.state]), ...updates.rows.map((update) => update.data), ...collected.updates]
+      await client.query(
+        `INSERT INTO cotext_rooms (room, state, stream_id) VALUES ($1, $2, $3)
+         ON CONFLICT (room) DO UPDATE SET state = EXCLUDED.state, stream_id = EXCLUDED.stream_id, updated_at = now()`,
+        [room, Buffer.from(merge(parts)), collected.streamId],
+      )
+      const last = updates.rows[updates.rows.length - 1]
+      if (last !== undefined) await client.query('DELETE FROM cotext_updates WHERE room = $1 AND id <= $2', [room, last.id])
+      return { streamId: collected.streamId, entries: updates.rows.length + collected.updates.length }
+    })
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end()
+  }
+
+  private async query<Row extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<Row>> {
+    try {
+      return await this.pool.query<Row>(text, values)
+    } catch (error) {
+      this.errors += 1
+      throw new StorageError(`PostgreSQL: ${(error as Error).message}`)
+    }
+  }
+
+  private async transaction<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient
+    try {
+      client = await this.pool.connect()
+    } catch (error) {
+      this.errors += 1
+      throw new StorageError(`PostgreSQL: ${(error as Error).message}`)
+    }
+    try {
+      await client.query('BEGIN')
+      const result = await body(client)
+      await client.query('COMMIT')
+      return result
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      if (!(error instanceof StorageError)) this.errors += 1
+      throw error instanceof StorageError ? error : new StorageError(`PostgreSQL: ${(error as Error).message}`)
+    } finally {
+      client.release()
+    }
+  }
+}
+
+/** A single process storing in PostgreSQL instead of LevelDB (DATABASE_URL without REDIS_URL). */
+export class PgPersistence implements Persistence {
+  constructor(readonly pg: PgStore) {}
+
+  async load(room: string): Promise<Uint8Array> {
+    return (await this.pg.load(room)).state
+  }
+
+  store(room: string, update: Uint8Array): Promise<void> {
+    return this.pg.append(room, update)
+  }
+
+  async compact(room: string): Promise<void> {
+    await this.pg.compact(room)
+  }
+
+  close(): Promise<void> {
+    return this.pg.close()
+  }
+}
