@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   destroyAllClients()
   await stopAllServers()
-  await Promise.all([redis?.stop(), postgres?.stop()])
+  await Promise.all([redis?.remove(), postgres?.remove()])
 })
 
 function token(room: string, mode: 'rw' | 'ro' = 'rw'): Promise<string> {

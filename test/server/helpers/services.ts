@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { chownSync, existsSync, readdirSync, readFileSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { makeTempDir } from './server-process.ts'
 import { waitFor } from './wait-for.ts'
 
 /**
@@ -55,6 +55,8 @@ export interface Redis {
   port: number
   /** Stops redis-server with SIGTERM (it saves its data first) and waits for it to exit. */
   stop(): Promise<void>
+  /** Stops it for good and removes its directory. */
+  remove(): Promise<void>
   /** Starts it again on the same port and directory. */
   start(): Promise<void>
   /** Runs a redis-cli command against it and returns its output. */
@@ -63,7 +65,7 @@ export interface Redis {
 
 export async function startRedis(): Promise<Redis> {
   if (!existsSync('/usr/bin/redis-server')) aptInstall(['redis-server'])
-  const dir = makeTempDir('cotext-redis-')
+  const dir = mkdtempSync(join(tmpdir(), 'cotext-redis-'))
   const port = await freePort()
   let child: ChildProcess | null = null
   let exited: Promise<number | null> = Promise.resolve(null)
@@ -77,14 +79,19 @@ export async function startRedis(): Promise<Redis> {
     exited = track(child)
     await waitFor(() => cli('PING') === 'PONG', 'redis-server to answer', 10_000, 50)
   }
+  const stop = async (): Promise<void> => {
+    child?.kill('SIGTERM')
+    await exited
+  }
   await start()
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     start,
-    async stop() {
-      child?.kill('SIGTERM')
-      await exited
+    stop,
+    async remove() {
+      await stop()
+      rmSync(dir, { recursive: true, force: true })
     },
     cli,
   }
@@ -92,7 +99,8 @@ export async function startRedis(): Promise<Redis> {
 
 export interface Postgres {
   url: string
-  stop(): Promise<void>
+  /** Stops PostgreSQL (fast shutdown) and removes its directory. */
+  remove(): Promise<void>
 }
 
 function postgresBin(): string {
@@ -114,7 +122,7 @@ function asPostgres(command: string, args: string[]): [string, string[]] {
 
 export async function startPostgres(): Promise<Postgres> {
   const bin = postgresBin()
-  const dir = makeTempDir('cotext-pg-')
+  const dir = mkdtempSync(join(tmpdir(), 'cotext-pg-'))
   const data = join(dir, 'data')
   if (isRoot) {
     const uid = Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim())
@@ -130,14 +138,14 @@ export async function startPostgres(): Promise<Postgres> {
   const exited = track(child)
   const ready = (): boolean => spawnSync(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]).status === 0
   await waitFor(ready, 'PostgreSQL to accept connections', 20_000, 100)
+  // The postmaster's own pid: as root, runuser stands between us and it.
+  const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    async stop() {
-      // The postmaster's own pid (runuser stands between us and it): SIGINT is its fast shutdown.
-      const pidFile = join(data, 'postmaster.pid')
-      if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGINT')
-      else child.kill('SIGINT')
+    async remove() {
+      process.kill(pid, 'SIGINT') // fast shutdown
       await exited
+      rmSync(dir, { recursive: true, force: true })
     },
   }
 }
