@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import * as Y from 'yjs'
+import pino from 'pino'
+import pg from 'pg'
+import { ClusterPersistence } from '../../../server/cluster/cluster-persistence.ts'
+import { insertUpdate, textOf } from '../helpers/clients.ts'
+import { startPostgres, startRedis } from '../helpers/services.ts'
+import type { Postgres, Redis } from '../helpers/services.ts'
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 })
+
+let redis: Redis
+let postgres: Postgres
+const logger = pino({ level: 'silent' })
+
+beforeAll(async () => {
+  ;[redis, postgres] = await Promise.all([startRedis(), startPostgres()])
+})
+afterAll(async () => {
+  await Promise.all([redis?.remove(), postgres?.remove()])
+})
+
+function open(): Promise<ClusterPersistence> {
+  return ClusterPersistence.open({ redisUrl: redis.url, databaseUrl: postgres.url, logger, trimMarginMs: 0 })
+}
+
+async function storedRow(room: string): Promise<{ text: string; streamId: string } | null> {
+  const client = new pg.Client({ connectionString: postgres.url })
+  await client.connect()
+  const result = await client.query<{ state: Buffer; stream_id: string }>('SELECT state, stream_id FROM cotext_rooms WHERE room = $1', [room])
+  await client.end()
+  const row = result.rows[0]
+  return row === undefined ? null : { text: textOf(row.state), streamId: row.stream_id }
+}
+
+/** One update that appends `text` to what `after` holds, from a client of its own. */
+function appendUpdate(after: Uint8Array, text: string): Uint8Array {
+  const doc = new Y.Doc()
+  Y.applyUpdate(doc, after)
+  const before = Y.encodeStateVector(doc)
+  doc.getText('text').insert(doc.getText('text').length, text)
+  const update = Y.encodeStateAsUpdate(doc, before)
+  doc.destroy()
+  return update
+}
+
+describe('ClusterPersistence', () => {
+  it('compacts a room into PostgreSQL with its stream position and trims what is stored', async () => {
+    const node = await open()
+    const room = 'unit/compact'
+    expect(textOf(await node.load(room))).toBe('')
+    const first = insertUpdate('one;')
+    await node.store(room, first)
+    await node.store(room, appendUpdate(first, 'two;'))
+    expect(redis.cli('XLEN', `cotext:room:${room}`)).toBe('2')
+    await node.compact(room)
+    const row = await storedRow(room)
+    const lastId = redis.cli('XREVRANGE', `cotext:room:${room}`, '+', '-', 'COUNT', '1').split('\n')[0]
+    expect(row).toEqual({ text: 'one;two;', streamId: lastId })
+    // Trimmed to the stored position (no margin here): what is left is not older than it.
+    expect(Number(redis.cli('XLEN', `cotext:room:${room}`))).toBeLessThanOrEqual(2)
+    expect(redis.cli('XRANGE', `cotext:room:${room}`, '-', `(${row!.streamId.split('-')[0]}-0`)).toBe('')
+    expect(node.metrics.compactions).toBe(1)
+    await node.close()
+  })
+
+  it('loads the stored snapshot plus the stream after its position, and nothing twice', async () => {
+    const room = 'unit/load'
+    const writer = await open()
+    await writer.load(room)
+    const first = insertUpdate('stored;')
+    await writer.store(room, first)
+    await writer.compact(room)
+    await writer.store(room, appendUpdate(first, 'streamed;'))
+    const reader = await open()
+    expect(textOf(await reader.load(room))).toBe('stored;streamed;')
+    await Promise.all([writer.close(), reader.close()])
+  })
+
+  it('leaves a room alone while another process holds its compaction lease', async () => {
+    const room = 'unit/lease'
+    const node = await open()
+    await node.load(room)
+    await node.store(room, insertUpdate('held;'))
+    expect(redis.cli('SET', `cotext:lease:${room}`, 'another-process', 'PX', '60000')).toBe('OK')
+    await node.compact(room)
+    expect(await storedRow(room)).toBe(null)
+    expect(redis.cli('XLEN', `cotext:room:${room}`)).toBe('1')
+    redis.cli('DEL', `cotext:lease:${room}`)
+    await node.compact(room)
+    expect((await storedRow(room))?.text).toBe('held;')
+    await node.close()
+  })
+
+  it('stores what it appended when it closes, so that Redis can be emptied', async () => {
+    const room = 'unit/close'
+    const node = await open()
+    await node.load(room)
+    await node.store(room, insertUpdate('kept on close;'))
+    await node.close()
+    expect(redis.cli('FLUSHALL')).toBe('OK')
+    const again = await open()
+    expect(textOf(await again.load(room))).toBe('kept on close;')
+    await again.close()
+  })
+})
