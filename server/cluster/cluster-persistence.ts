@@ -51,7 +51,9 @@ interface RoomRecord {
   loadedId: string
   /** Awareness entries of other processes read at load, applied when the room follows. */
   backlog: StreamEntry[]
-  /** Entries seen since `storedId`, and when the oldest was added. */
+  /** The newest entry this process appended or read; the room needs compacting while it is past `storedId`. */
+  lastSeenId: string
+  /** Entries seen since `storedId` (roughly: entries appended during a compaction stay counted), and when the oldest was added. */
   pending: number
   oldestPendingMs: number | null
   link: RoomLink | null
@@ -143,6 +145,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     this.rooms.set(room, {
       storedId: stored.streamId,
       loadedId: last?.id ?? stored.streamId,
+      lastSeenId: last?.id ?? stored.streamId,
       // Our own presence entries are of connections that have left.
       backlog: entries.filter((entry) => entry.kind === 'awareness' && entry.processId !== this.processId),
       pending: entries.length,
@@ -181,7 +184,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
       link.detach()
       if (record.link === link) record.link = null
       // The last client left: store what the stream holds while it is fresh in mind.
-      if (!this.closing && record.pending > 0) void this.compactRoom(room.name, 0)
+      if (!this.closing && needsCompaction(record)) void this.compactRoom(room.name, 0)
     }
   }
 
@@ -189,7 +192,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
   async close(): Promise<void> {
     this.closing = true
     for (const timer of this.timers) clearInterval(timer)
-    await Promise.all([...this.rooms.entries()].filter(([, record]) => record.pending > 0).map(([room]) => this.compactRoom(room, CLOSE_LEASE_WAIT_MS)))
+    await Promise.all([...this.rooms.entries()].filter(([, record]) => needsCompaction(record)).map(([room]) => this.compactRoom(room, CLOSE_LEASE_WAIT_MS)))
     await this.reader.stop()
     await this.heartbeat.stop()
     this.services.blocking.destroy()
@@ -213,6 +216,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
   private notePending(record: RoomRecord, id: string): void {
     record.pending += 1
     record.oldestPendingMs ??= streamIdTime(id)
+    if (compareStreamIds(id, record.lastSeenId) > 0) record.lastSeenId = id
   }
 
   /**
@@ -240,8 +244,9 @@ export class ClusterPersistence implements Persistence, RoomFollower {
         return { updates: entries.filter((entry) => entry.kind === 'update').map((entry) => entry.data), streamId: last?.id ?? storedId }
       })
       const record = this.rooms.get(room)
-      if (record !== undefined && compareStreamIds(result.streamId, record.storedId) >= 0) {
-        record.storedId = result.streamId
+      if (record !== undefined && compareStreamIds(result.streamId, record.storedId) > 0) record.storedId = result.streamId
+      // An entry appended while the compaction ran may not be in it: then the room stays due.
+      if (record !== undefined && !needsCompaction(record)) {
         record.pending = 0
         record.oldestPendingMs = null
         if (record.link === null) this.rooms.delete(room)
@@ -266,7 +271,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     }
     every(this.timings.presenceSweepMs, () => this.expirePresence())
     every(this.timings.compactEveryMs, async () => {
-      for (const [room, record] of [...this.rooms]) if (record.pending > 0) await this.compactRoom(room, 0)
+      for (const [room, record] of [...this.rooms]) if (needsCompaction(record)) await this.compactRoom(room, 0)
     })
     every(1000, async () => this.updateGauges())
   }
@@ -294,6 +299,10 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     this.metrics.uncompactedEntries = pending
     this.metrics.compactionLagSeconds = oldest === null ? 0 : Math.max(0, Date.now() - oldest) / 1000
   }
+}
+
+function needsCompaction(record: RoomRecord): boolean {
+  return compareStreamIds(record.lastSeenId, record.storedId) > 0
 }
 
 function definedTimings(options: ClusterOptions): Partial<typeof DEFAULTS> {
