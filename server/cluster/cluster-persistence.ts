@@ -137,7 +137,15 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     const entries = await this.streams.readAfter(room, stored.streamId)
     const doc = new Y.Doc()
     Y.applyUpdate(doc, stored.state)
-    for (const entry of entries) if (entry.kind === 'update') Y.applyUpdate(doc, entry.data)
+    for (const entry of entries) {
+      if (entry.kind !== 'update') continue
+      try {
+        Y.applyUpdate(doc, entry.data)
+      } catch (error) {
+        // One bad entry must not keep the room closed; it stays in the stream for a look.
+        this.logger.error({ room, entry: entry.id, err: error }, 'a stream entry does not apply; skipped')
+      }
+    }
     const state = Y.encodeStateAsUpdate(doc)
     doc.destroy()
     const last = entries[entries.length - 1]

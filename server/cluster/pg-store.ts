@@ -39,10 +39,17 @@ export interface StoredRoom {
 /** What a compaction adds from outside PostgreSQL: the stream entries after the stored position. */
 export type CollectAfter = (streamId: string) => Promise<{ updates: Uint8Array[]; streamId: string }>
 
-function merge(updates: readonly Uint8Array[]): Uint8Array {
+function merge(updates: readonly Uint8Array[], onBad: () => void): Uint8Array {
   // Through a document rather than Y.mergeUpdates: the document drops deleted content.
   const doc = new Y.Doc()
-  for (const update of updates) Y.applyUpdate(doc, update)
+  for (const update of updates) {
+    try {
+      Y.applyUpdate(doc, update)
+    } catch {
+      // One update that does not apply must not keep the room from loading or compacting.
+      onBad()
+    }
+  }
   const state = Y.encodeStateAsUpdate(doc)
   doc.destroy()
   return state
@@ -51,6 +58,11 @@ function merge(updates: readonly Uint8Array[]): Uint8Array {
 export class PgStore {
   /** Failed queries, for /metrics. */
   errors = 0
+  /** Stored or streamed updates that did not apply and were left out of a merge. */
+  badUpdates = 0
+  private readonly countBad = (): void => {
+    this.badUpdates += 1
+  }
 
   private constructor(private readonly pool: pg.Pool) {}
 
@@ -72,7 +84,7 @@ export class PgStore {
     const updates = await this.query<{ data: Buffer }>('SELECT data FROM cotext_updates WHERE room = $1 ORDER BY id', [room])
     const row = snapshot.rows[0]
     const parts = [...(row === undefined ? [] : [row.state]), ...updates.rows.map((update) => update.data)]
-    return { state: merge(parts), streamId: row?.stream_id ?? STREAM_START }
+    return { state: merge(parts, this.countBad), streamId: row?.stream_id ?? STREAM_START }
   }
 
   async append(room: string, update: Uint8Array): Promise<void> {
@@ -96,7 +108,7 @@ export class PgStore {
       await client.query(
         `INSERT INTO cotext_rooms (room, state, stream_id) VALUES ($1, $2, $3)
          ON CONFLICT (room) DO UPDATE SET state = EXCLUDED.state, stream_id = EXCLUDED.stream_id, updated_at = now()`,
-        [room, Buffer.from(merge(parts)), collected.streamId],
+        [room, Buffer.from(merge(parts, this.countBad)), collected.streamId],
       )
       const last = updates.rows[updates.rows.length - 1]
       if (last !== undefined) await client.query('DELETE FROM cotext_updates WHERE room = $1 AND id <= $2', [room, last.id])
