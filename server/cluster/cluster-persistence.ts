@@ -41,6 +41,8 @@ const DEFAULTS = {
   trimMarginMs: 30_000,
 }
 const LEASE_MS = 30_000
+/** At start only: later outages are waited out, but a server that never reached Redis should say so. */
+const CONNECT_TIMEOUT_MS = 10_000
 const CLOSE_LEASE_WAIT_MS = 5000
 
 /** What this process knows of one room it has loaded since it started. */
@@ -106,10 +108,15 @@ export class ClusterPersistence implements Persistence, RoomFollower {
       if (!redisDown) logger.warn({ err: error }, 'Redis connection lost; reconnecting')
       redisDown = true
     })
-    await redis.connect()
     const blocking = redis.duplicate()
     blocking.on('error', () => {})
-    await blocking.connect()
+    try {
+      await withTimeout(Promise.all([redis.connect(), blocking.connect()]), CONNECT_TIMEOUT_MS, `Redis did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`)
+    } catch (error) {
+      redis.destroy()
+      blocking.destroy()
+      throw error
+    }
     let pg: PgStore
     try {
       pg = await PgStore.open(options.databaseUrl, (error) => logger.warn({ err: error }, 'PostgreSQL connection error'))
@@ -306,6 +313,18 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     }
     this.metrics.uncompactedEntries = pending
     this.metrics.compactionLagSeconds = oldest === null ? 0 : Math.max(0, Date.now() - oldest) / 1000
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new StorageError(message)), ms)
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    clearTimeout(timer)
   }
 }
 
