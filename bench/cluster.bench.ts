@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -34,6 +34,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 12)
 const SLICE_SECONDS = Math.min(3, SECONDS)
 const WARMUP_SECONDS = 1
 const DRAIN_TIMEOUT_MS = 5000
+const CLOCK_TICKS = 100 // USER_HZ: /proc/<pid>/stat counts CPU time in these
 
 if (!Number.isFinite(SECONDS) || SECONDS <= 0) throw new Error(`BENCH_SECONDS must be a positive number, got ${process.env.BENCH_SECONDS}`)
 
@@ -66,6 +67,12 @@ async function stopServer(child: ChildProcess): Promise<void> {
   const exited = new Promise<void>((done) => child.once('exit', () => done()))
   child.kill('SIGTERM')
   await exited
+}
+
+/** CPU time (user + system) a process has used, in seconds. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
 }
 
 function frame(write: (encoder: encoding.Encoder) => void): Uint8Array {
@@ -143,9 +150,10 @@ class Load {
   private measuring = false
   private sliceStart = 0
   private timers: NodeJS.Timeout[] = []
-  readonly slices: Array<{ seconds: number; same: number[]; cross: number[]; delivered: number }> = []
+  readonly slices: Array<{ seconds: number; same: number[]; cross: number[]; delivered: number; cpu: number }> = []
+  private cpuAtStart = 0
 
-  constructor(readonly name: string, ports: number[]) {
+  constructor(readonly name: string, ports: number[], private readonly pids: number[]) {
     const capacity = Math.ceil((2 * SECONDS + WARMUP_SECONDS + 4) * UPDATES_PER_SECOND * 1.2) + 16
     this.sendTimes = Array.from({ length: CLIENTS }, () => new Float64Array(capacity))
     this.clients = Array.from({ length: CLIENTS }, (_, i) => new BenchClient(`ws://127.0.0.1:${ports[i % ports.length]}/bench`, i, i % ports.length, this))
@@ -166,6 +174,7 @@ class Load {
     this.cross = []
     this.delivered = 0
     this.sliceStart = performance.now()
+    this.cpuAtStart = this.cpu()
     this.clients.forEach((client, i) => {
       this.timers.push(
         setTimeout(() => {
@@ -181,10 +190,16 @@ class Load {
     for (const timer of this.timers) clearTimeout(timer)
     this.timers = []
     const seconds = (performance.now() - this.sliceStart) / 1000
+    const cpu = (this.cpu() - this.cpuAtStart) / seconds
     const deadline = performance.now() + DRAIN_TIMEOUT_MS
     while (this.missing() > 0 && performance.now() < deadline) await sleep(10)
-    if (this.measuring) this.slices.push({ seconds, same: this.same, cross: this.cross, delivered: this.delivered })
+    if (this.measuring) this.slices.push({ seconds, same: this.same, cross: this.cross, delivered: this.delivered, cpu })
     this.measuring = false
+  }
+
+  /** CPU seconds all of this setup's server processes have used. */
+  private cpu(): number {
+    return this.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
   }
 
   /** Updates some client has not received from some other client. */
@@ -211,6 +226,8 @@ interface Figures {
   crossP50: number
   crossP99: number
   perSecond: number
+  /** Server CPU, in cores, summed over the setup's processes. */
+  cpu: number
 }
 
 function figures(slices: Load['slices']): Figures {
@@ -218,13 +235,14 @@ function figures(slices: Load['slices']): Figures {
   const cross = slices.flatMap((slice) => slice.cross)
   const seconds = slices.reduce((sum, slice) => sum + slice.seconds, 0)
   const delivered = slices.reduce((sum, slice) => sum + slice.delivered, 0)
-  return { sameP50: percentile(same, 0.5), sameP99: percentile(same, 0.99), crossP50: percentile(cross, 0.5), crossP99: percentile(cross, 0.99), perSecond: delivered / seconds }
+  const cpu = slices.reduce((sum, slice) => sum + slice.cpu * slice.seconds, 0) / seconds
+  return { sameP50: percentile(same, 0.5), sameP99: percentile(same, 0.99), crossP50: percentile(cross, 0.5), crossP99: percentile(cross, 0.99), perSecond: delivered / seconds, cpu }
 }
 
 const f = (ms: number): string => (Number.isNaN(ms) ? '-' : `${ms.toFixed(1)} ms`)
 function line(name: string, figures: Figures, crossToo: boolean): string {
   const cross = crossToo ? `, cross-process p50 ${f(figures.crossP50)} p99 ${f(figures.crossP99)}` : ''
-  return `${name}: same-process p50 ${f(figures.sameP50)} p99 ${f(figures.sameP99)}${cross}, ${figures.perSecond.toFixed(0)} updates delivered/s`
+  return `${name}: same-process p50 ${f(figures.sameP50)} p99 ${f(figures.sameP99)}${cross}, ${figures.perSecond.toFixed(0)} updates delivered/s, server cpu ${(figures.cpu * 100).toFixed(0)}% of a core`
 }
 
 const [redis, postgres] = await Promise.all([startRedis(), startPostgres()])
@@ -232,8 +250,8 @@ const dataDirs = Array.from({ length: PROCESSES + 1 }, () => mkdtempSync(join(tm
 const clusterEnv = { REDIS_URL: redis.url, DATABASE_URL: postgres.url }
 const clusterServers = await Promise.all(dataDirs.slice(0, PROCESSES).map((dir) => startCotext(dir, clusterEnv)))
 const singleServer = await startCotext(dataDirs[PROCESSES]!, {})
-const cluster = new Load('cluster', clusterServers.map((server) => server.port))
-const single = new Load('single', [singleServer.port])
+const cluster = new Load('cluster', clusterServers.map((server) => server.port), clusterServers.map((server) => server.child.pid!))
+const single = new Load('single', [singleServer.port], [singleServer.child.pid!])
 await Promise.all([...cluster.clients, ...single.clients].map((client) => client.synced))
 
 console.log(`cluster: ${CLIENTS} clients in one room, each sending a one-character update ${UPDATES_PER_SECOND}x/s; ${PROCESSES} processes on one Redis and one PostgreSQL vs one process (LevelDB); ${SECONDS} s each in ${SLICE_SECONDS} s slices, alternating`)

@@ -71,6 +71,7 @@ interface RoomRecord {
  */
 export class ClusterPersistence implements Persistence, RoomFollower {
   private readonly rooms = new Map<string, RoomRecord>()
+  private readonly compacting = new Map<string, Promise<void>>()
   private readonly timers: NodeJS.Timeout[] = []
   private readonly timings: typeof DEFAULTS
   private closing = false
@@ -174,9 +175,21 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     await this.append(room, 'update', update)
   }
 
-  /** Folds the room's stream into PostgreSQL unless another process is doing it now. */
+  /**
+   * Starts folding the room's stream into PostgreSQL and returns at once: the room's appends
+   * must not wait behind a compaction (the stream is what they need, and it is there).
+   */
   async compact(room: string): Promise<void> {
-    await this.compactRoom(room, 0)
+    void this.compactNow(room)
+  }
+
+  /** Folds the room's stream into PostgreSQL, unless another process holds the lease for longer than `waitMs`. */
+  compactNow(room: string, waitMs = 0): Promise<void> {
+    const running = this.compacting.get(room)
+    if (running !== undefined) return waitMs > 0 ? running.then(() => this.compactNow(room, waitMs)) : running
+    const compaction = this.compactRoom(room, waitMs).finally(() => this.compacting.delete(room))
+    this.compacting.set(room, compaction)
+    return compaction
   }
 
   follow(room: RoomView): () => void {
@@ -199,7 +212,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
       link.detach()
       if (record.link === link) record.link = null
       // The last client left: store what the stream holds while it is fresh in mind.
-      if (!this.closing && needsCompaction(record)) void this.compactRoom(room.name, 0)
+      if (!this.closing && needsCompaction(record)) void this.compactNow(room.name)
     }
   }
 
@@ -207,7 +220,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
   async close(): Promise<void> {
     this.closing = true
     for (const timer of this.timers) clearInterval(timer)
-    await Promise.all([...this.rooms.entries()].filter(([, record]) => needsCompaction(record)).map(([room]) => this.compactRoom(room, CLOSE_LEASE_WAIT_MS)))
+    await Promise.all([...this.rooms.entries()].filter(([, record]) => needsCompaction(record)).map(([room]) => this.compactNow(room, CLOSE_LEASE_WAIT_MS)))
     await this.reader.stop()
     await this.heartbeat.stop()
     this.services.blocking.destroy()
@@ -286,7 +299,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     }
     every(this.timings.presenceSweepMs, () => this.expirePresence())
     every(this.timings.compactEveryMs, async () => {
-      for (const [room, record] of [...this.rooms]) if (needsCompaction(record)) await this.compactRoom(room, 0)
+      for (const [room, record] of [...this.rooms]) if (needsCompaction(record)) await this.compactNow(room)
     })
     every(1000, async () => this.updateGauges())
   }
