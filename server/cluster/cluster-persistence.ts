@@ -75,6 +75,9 @@ export class ClusterPersistence implements Persistence, RoomFollower {
   private readonly timers: NodeJS.Timeout[] = []
   private readonly timings: typeof DEFAULTS
   private closing = false
+  private readonly streams: RoomStreams
+  private readonly reader: StreamReader
+  private readonly heartbeat: Heartbeat
 
   private constructor(
     readonly processId: string,
@@ -89,10 +92,6 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     this.heartbeat = new Heartbeat(services.redis, processId, { intervalMs: this.timings.heartbeatIntervalMs, ttlMs: this.timings.heartbeatTtlMs, metrics, logger })
     metrics.postgresErrors = () => services.pg.errors
   }
-
-  private readonly streams: RoomStreams
-  private readonly reader: StreamReader
-  private readonly heartbeat: Heartbeat
 
   private get pg(): PgStore {
     return this.services.pg
