@@ -85,6 +85,9 @@ describe('three server processes on one Redis and one PostgreSQL', () => {
     for (const server of servers) {
       expect(await metric(server, 'cotext_cluster_entries_written_total')).toBeGreaterThan(0)
       expect(await metric(server, 'cotext_cluster_entries_read_total')).toBeGreaterThan(0)
+      expect(await metric(server, 'cotext_cluster_postgres_errors_total')).toBe(0)
+      expect(await metric(server, 'cotext_cluster_stream_lag_seconds')).toBeGreaterThanOrEqual(0)
+      expect(await metric(server, 'cotext_cluster_compaction_lag_seconds')).toBeGreaterThanOrEqual(0)
     }
   })
 
