@@ -265,10 +265,16 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     }
     const started = performance.now()
     try {
-      const result = await this.pg.compact(room, async (storedId) => {
-        const entries = await this.streams.readAfter(room, storedId)
-        const last = entries[entries.length - 1]
-        return { updates: entries.filter((entry) => entry.kind === 'update').map((entry) => entry.data), streamId: last?.id ?? storedId }
+      const result = await this.pg.compact(room, async (storedId, apply) => {
+        let updates = 0
+        const streamId = await this.streams.readPages(room, storedId, (page) => {
+          for (const entry of page) {
+            if (entry.kind !== 'update') continue
+            apply(entry.data)
+            updates += 1
+          }
+        })
+        return { streamId, updates }
       })
       const record = this.rooms.get(room)
       if (record !== undefined && compareStreamIds(result.streamId, record.storedId) > 0) record.storedId = result.streamId
@@ -278,7 +284,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
         record.oldestPendingMs = null
         if (record.link === null) this.rooms.delete(room)
       }
-      if (result.entries > 0) {
+      if (result.written) {
         this.metrics.compactions += 1
         await this.streams.trimBefore(room, streamIdBefore(result.streamId, this.timings.trimMarginMs))
         this.logger.debug({ room, entries: result.entries, streamId: result.streamId, ms: Math.round(performance.now() - started) }, 'compacted room into PostgreSQL')

@@ -36,13 +36,16 @@ export interface StoredRoom {
   streamId: string
 }
 
-/** What a compaction adds from outside PostgreSQL: the stream entries after the stored position. */
-export type CollectAfter = (streamId: string) => Promise<{ updates: Uint8Array[]; streamId: string }>
+/**
+ * What a compaction adds from outside PostgreSQL: it hands the stream's updates after the stored
+ * position to `apply` (a page at a time, so that other work runs in between) and resolves with
+ * the id of the last entry it read and how many updates it applied.
+ */
+export type CollectAfter = (streamId: string, apply: (update: Uint8Array) => void) => Promise<{ streamId: string; updates: number }>
 
-function merge(updates: readonly Uint8Array[], onBad: () => void): Uint8Array {
-  // Through a document rather than Y.mergeUpdates: the document drops deleted content.
-  const doc = new Y.Doc()
-  for (const update of updates) {
+/** Applies updates to a document, skipping (and counting) any that do not apply. */
+function applier(doc: Y.Doc, onBad: () => void): (update: Uint8Array) => void {
+  return (update) => {
     try {
       Y.applyUpdate(doc, update)
     } catch {
@@ -50,6 +53,12 @@ function merge(updates: readonly Uint8Array[], onBad: () => void): Uint8Array {
       onBad()
     }
   }
+}
+
+function merge(updates: readonly Uint8Array[], onBad: () => void): Uint8Array {
+  // Through a document rather than Y.mergeUpdates: the document drops deleted content.
+  const doc = new Y.Doc()
+  updates.forEach(applier(doc, onBad))
   const state = Y.encodeStateAsUpdate(doc)
   doc.destroy()
   return state
@@ -96,23 +105,32 @@ export class PgStore {
    * the stored stream position, and records the new position. The row lock makes concurrent
    * compactions of one room take turns, each starting from what the previous one stored.
    */
-  async compact(room: string, collect?: CollectAfter): Promise<{ streamId: string; entries: number }> {
+  async compact(room: string, collect?: CollectAfter): Promise<{ streamId: string; entries: number; written: boolean }> {
     return this.transaction(async (client) => {
       const snapshot = await client.query<{ state: Buffer; stream_id: string }>('SELECT state, stream_id FROM cotext_rooms WHERE room = $1 FOR UPDATE', [room])
       const updates = await client.query<{ id: string; data: Buffer }>('SELECT id, data FROM cotext_updates WHERE room = $1 ORDER BY id', [room])
       const row = snapshot.rows[0]
       const storedId = row?.stream_id ?? STREAM_START
-      const collected = collect === undefined ? { updates: [], streamId: storedId } : await collect(storedId)
-      if (updates.rows.length === 0 && collected.updates.length === 0) return { streamId: storedId, entries: 0 }
-      const parts = [...(row === undefined ? [] : [row.state]), ...updates.rows.map((update) => update.data), ...collected.updates]
+      const doc = new Y.Doc()
+      const apply = applier(doc, this.countBad)
+      if (row !== undefined) apply(row.state)
+      for (const update of updates.rows) apply(update.data)
+      const collected = collect === undefined ? { updates: 0, streamId: storedId } : await collect(storedId, apply)
+      // Written also when only awareness entries came: the position moves, so the stream can be trimmed.
+      if (updates.rows.length === 0 && collected.updates === 0 && collected.streamId === storedId) {
+        doc.destroy()
+        return { streamId: storedId, entries: 0, written: false }
+      }
+      const state = Y.encodeStateAsUpdate(doc)
+      doc.destroy()
       await client.query(
         `INSERT INTO cotext_rooms (room, state, stream_id) VALUES ($1, $2, $3)
          ON CONFLICT (room) DO UPDATE SET state = EXCLUDED.state, stream_id = EXCLUDED.stream_id, updated_at = now()`,
-        [room, Buffer.from(merge(parts, this.countBad)), collected.streamId],
+        [room, Buffer.from(state), collected.streamId],
       )
       const last = updates.rows[updates.rows.length - 1]
       if (last !== undefined) await client.query('DELETE FROM cotext_updates WHERE room = $1 AND id <= $2', [room, last.id])
-      return { streamId: collected.streamId, entries: updates.rows.length + collected.updates.length }
+      return { streamId: collected.streamId, entries: updates.rows.length + collected.updates, written: true }
     })
   }
 

@@ -16,7 +16,8 @@ export interface StreamEntry {
 }
 
 const KIND_CODES: Record<EntryKind, string> = { update: 'u', awareness: 'a' }
-const PAGE = 1000
+/** Entries per XRANGE: small enough that applying a page never holds the event loop for long. */
+const PAGE = 200
 
 /**
  * Parses the raw RESP2 reply for a list of entries (`[[id, [field, value, …]], …]`). Entries
@@ -63,17 +64,26 @@ export class RoomStreams {
     return String(await this.redis.sendCommand(args))
   }
 
-  /** Every entry after `after` (exclusive), read in pages, oldest first. */
-  async readAfter(room: string, after: string = STREAM_START): Promise<StreamEntry[]> {
-    const entries: StreamEntry[] = []
+  /**
+   * Hands every entry after `after` (exclusive) to `onPage`, a page at a time, oldest first, and
+   * resolves with the id of the last entry read (`after` when there is none).
+   */
+  async readPages(room: string, after: string, onPage: (entries: StreamEntry[]) => void): Promise<string> {
     let cursor = after
     for (;;) {
       const raw = await this.redis.sendCommand(['XRANGE', roomStreamKey(room), `(${cursor}`, '+', 'COUNT', String(PAGE)])
-      const page = parseEntries(raw)
-      entries.push(...page)
-      if (page.length < PAGE) return entries
-      cursor = page[page.length - 1]!.id
+      onPage(parseEntries(raw))
+      const last = lastRawId(raw)
+      if (last === null || (Array.isArray(raw) && raw.length < PAGE)) return last ?? cursor
+      cursor = last
     }
+  }
+
+  /** Every entry after `after` (exclusive), oldest first. */
+  async readAfter(room: string, after: string = STREAM_START): Promise<StreamEntry[]> {
+    const entries: StreamEntry[] = []
+    await this.readPages(room, after, (page) => entries.push(...page))
+    return entries
   }
 
   /** Drops the entries older than `minId`; they must already be in PostgreSQL. */

@@ -92,6 +92,24 @@ describe('ClusterPersistence', () => {
     await node.close()
   })
 
+  it('moves the stored position past awareness entries too, so that presence alone does not grow the stream', async () => {
+    const room = 'unit/presence-only'
+    const node = await open()
+    await node.load(room)
+    await node.store(room, insertUpdate('text;'))
+    await node.compactNow(room)
+    const before = (await storedRow(room))!.streamId
+    const id = redis.cli('XADD', `cotext:room:${room}`, '*', 'p', 'other-process', 't', 'a', 'd', Buffer.from([0]).toString('base64'))
+    await node.close()
+    const reopened = await open()
+    await reopened.load(room)
+    await reopened.compactNow(room)
+    const after = await storedRow(room)
+    expect(after).toEqual({ text: 'text;', streamId: id })
+    expect(after!.streamId).not.toBe(before)
+    await reopened.close()
+  })
+
   it('stores what it appended when it closes, so that Redis can be emptied', async () => {
     const room = 'unit/close'
     const node = await open()
