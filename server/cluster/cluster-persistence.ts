@@ -59,6 +59,14 @@ interface RoomRecord {
   pending: number
   oldestPendingMs: number | null
   link: RoomLink | null
+  /** While the room is open here: its whole state and the stream position that state includes. */
+  snapshot: (() => Snapshot) | null
+}
+
+/** A room's document state with the last stream entry it includes. */
+interface Snapshot {
+  state: Uint8Array
+  position: string
 }
 
 /**
@@ -74,7 +82,6 @@ export class ClusterPersistence implements Persistence, RoomFollower {
   private readonly compacting = new Map<string, Promise<void>>()
   private readonly timers: NodeJS.Timeout[] = []
   private readonly timings: typeof DEFAULTS
-  private closing = false
   private readonly streams: RoomStreams
   private readonly reader: StreamReader
   private readonly heartbeat: Heartbeat
@@ -166,6 +173,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
       pending: entries.length,
       oldestPendingMs: entries.length > 0 ? streamIdTime(entries[0]!.id) : (previous?.oldestPendingMs ?? null),
       link: null,
+      snapshot: null,
     })
     return state
   }
@@ -183,10 +191,10 @@ export class ClusterPersistence implements Persistence, RoomFollower {
   }
 
   /** Folds the room's stream into PostgreSQL, unless another process holds the lease for longer than `waitMs`. */
-  compactNow(room: string, waitMs = 0): Promise<void> {
+  compactNow(room: string, waitMs = 0, captured?: Snapshot): Promise<void> {
     const running = this.compacting.get(room)
     if (running !== undefined) return waitMs > 0 ? running.then(() => this.compactNow(room, waitMs)) : running
-    const compaction = this.compactRoom(room, waitMs).finally(() => this.compacting.delete(room))
+    const compaction = this.compactRoom(room, waitMs, captured).finally(() => this.compacting.delete(room))
     this.compacting.set(room, compaction)
     return compaction
   }
@@ -202,22 +210,28 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     record.link = link
     for (const entry of record.backlog) link.apply(entry)
     record.backlog = []
-    const unfollow = this.reader.follow(room.name, record.loadedId, (entry) => {
+    const subscription = this.reader.follow(room.name, record.loadedId, (entry) => {
       this.notePending(record, entry.id)
       link.apply(entry)
     })
+    const snapshot = (): Snapshot => ({ state: Y.encodeStateAsUpdate(room.doc), position: subscription.position() })
+    record.snapshot = snapshot
     return () => {
-      unfollow()
+      // Taken before the room lets go of its document: the compaction below stores it.
+      const captured = needsCompaction(record) ? snapshot() : undefined
+      subscription.stop()
       link.detach()
-      if (record.link === link) record.link = null
-      // The last client left: store what the stream holds while it is fresh in mind.
-      if (!this.closing && needsCompaction(record)) void this.compactNow(room.name)
+      if (record.link === link) {
+        record.link = null
+        record.snapshot = null
+      }
+      // The last client left (or the server stops): store the room while its state is at hand.
+      if (captured !== undefined) void this.compactNow(room.name, 0, captured)
     }
   }
 
   /** Stops following, stores every room it knows of that has entries not in PostgreSQL, disconnects. */
   async close(): Promise<void> {
-    this.closing = true
     for (const timer of this.timers) clearInterval(timer)
     await Promise.all([...this.rooms.entries()].filter(([, record]) => needsCompaction(record)).map(([room]) => this.compactNow(room, CLOSE_LEASE_WAIT_MS)))
     await this.reader.stop()
@@ -251,7 +265,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
    * into PostgreSQL, then trims the stream up to that position less a margin: a process that
    * read the old position a moment ago still finds the entries after it.
    */
-  private async compactRoom(room: string, waitMs: number): Promise<void> {
+  private async compactRoom(room: string, waitMs: number, captured?: Snapshot): Promise<void> {
     const deadline = performance.now() + waitMs
     try {
       while (!(await this.streams.takeLease(room, LEASE_MS))) {
@@ -265,7 +279,12 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     }
     const started = performance.now()
     try {
-      const result = await this.pg.compact(room, async (storedId, apply) => {
+      // An open room's document already holds the stored state and the stream up to the reader's
+      // position: storing it costs one encoding, where folding the stream in costs applying
+      // every entry again. The stream is folded in when there is no document at hand.
+      const snapshot = captured ?? this.rooms.get(room)?.snapshot?.() ?? null
+      const stored = snapshot === null ? null : await this.pg.storeSnapshot(room, snapshot.state, snapshot.position)
+      const result = stored !== null ? { ...stored, entries: 0 } : await this.pg.compact(room, async (storedId, apply) => {
         let updates = 0
         const streamId = await this.streams.readPages(room, storedId, (page) => {
           for (const entry of page) {

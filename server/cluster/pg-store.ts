@@ -2,7 +2,7 @@ import * as Y from 'yjs'
 import pg from 'pg'
 import type { Persistence } from '../persistence.ts'
 import { StorageError } from '../persistence.ts'
-import { STREAM_START } from './stream-id.ts'
+import { STREAM_START, compareStreamIds } from './stream-id.ts'
 
 /**
  * Rooms in PostgreSQL. `cotext_rooms` holds one compacted state per room with the id of the
@@ -131,6 +131,28 @@ export class PgStore {
       const last = updates.rows[updates.rows.length - 1]
       if (last !== undefined) await client.query('DELETE FROM cotext_updates WHERE room = $1 AND id <= $2', [room, last.id])
       return { streamId: collected.streamId, entries: updates.rows.length + collected.updates, written: true }
+    })
+  }
+
+  /**
+   * Stores `state` as the room's snapshot at stream position `streamId`, for a caller whose
+   * document holds the stored snapshot and every update up to that position. Nothing is written
+   * when the stored position is already as far; null (nothing written) when the room has
+   * updates outside the stream, which only a full compaction folds in.
+   */
+  async storeSnapshot(room: string, state: Uint8Array, streamId: string): Promise<{ streamId: string; written: boolean } | null> {
+    return this.transaction(async (client) => {
+      const snapshot = await client.query<{ stream_id: string }>('SELECT stream_id FROM cotext_rooms WHERE room = $1 FOR UPDATE', [room])
+      const loose = await client.query('SELECT 1 FROM cotext_updates WHERE room = $1 LIMIT 1', [room])
+      if (loose.rows.length > 0) return null
+      const storedId = snapshot.rows[0]?.stream_id
+      if (storedId !== undefined && compareStreamIds(storedId, streamId) >= 0) return { streamId: storedId, written: false }
+      await client.query(
+        `INSERT INTO cotext_rooms (room, state, stream_id) VALUES ($1, $2, $3)
+         ON CONFLICT (room) DO UPDATE SET state = EXCLUDED.state, stream_id = EXCLUDED.stream_id, updated_at = now()`,
+        [room, Buffer.from(state), streamId],
+      )
+      return { streamId, written: true }
     })
   }
 

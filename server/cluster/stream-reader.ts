@@ -44,13 +44,19 @@ export class StreamReader {
     this.running ??= this.loop()
   }
 
-  /** Delivers the room's entries after `after` (other processes' only) until the returned function is called. */
-  follow(room: string, after: string, deliver: (entry: StreamEntry) => void): () => void {
+  /**
+   * Delivers the room's entries after `after` (other processes' only) until `stop` is called;
+   * `position` is the last entry read: every entry up to it has been delivered or was this process's.
+   */
+  follow(room: string, after: string, deliver: (entry: StreamEntry) => void): { position(): string; stop(): void } {
     const subscription: Subscription = { room, lastId: after, deliver }
     this.subscriptions.set(roomStreamKey(room), subscription)
     this.wake()
-    return () => {
-      if (this.subscriptions.get(roomStreamKey(room)) === subscription) this.subscriptions.delete(roomStreamKey(room))
+    return {
+      position: () => subscription.lastId,
+      stop: () => {
+        if (this.subscriptions.get(roomStreamKey(room)) === subscription) this.subscriptions.delete(roomStreamKey(room))
+      },
     }
   }
 

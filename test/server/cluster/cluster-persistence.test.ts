@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
+import { Awareness } from 'y-protocols/awareness'
 import pino from 'pino'
 import pg from 'pg'
 import { ClusterPersistence } from '../../../server/cluster/cluster-persistence.ts'
 import { insertUpdate, textOf } from '../helpers/clients.ts'
 import { startPostgres, startRedis } from '../helpers/services.ts'
+import { waitFor } from '../helpers/wait-for.ts'
 import type { Postgres, Redis } from '../helpers/services.ts'
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 })
@@ -108,6 +110,26 @@ describe('ClusterPersistence', () => {
     expect(after).toEqual({ text: 'text;', streamId: id })
     expect(after!.streamId).not.toBe(before)
     await reopened.close()
+  })
+
+  it('follows a room, applies the other processes\' entries, and stores the open room from its document at the position read', async () => {
+    const room = 'unit/follow'
+    const [follower, writer] = await Promise.all([open(), open()])
+    const doc = new Y.Doc()
+    Y.applyUpdate(doc, await follower.load(room))
+    const stop = follower.follow({ name: room, doc, awareness: new Awareness(doc) })
+    await writer.load(room)
+    const first = insertUpdate('from the other process;')
+    await writer.store(room, first)
+    await writer.store(room, appendUpdate(first, 'and more;'))
+    await waitFor(() => doc.getText('text').toString() === 'from the other process;and more;', 'the follower to apply both entries')
+    expect(follower.metrics.entriesRead).toBe(2)
+    await follower.compactNow(room)
+    const lastId = redis.cli('XREVRANGE', `cotext:room:${room}`, '+', '-', 'COUNT', '1').split('\n')[0]
+    expect(await storedRow(room)).toEqual({ text: 'from the other process;and more;', streamId: lastId })
+    stop()
+    doc.destroy()
+    await Promise.all([follower.close(), writer.close()])
   })
 
   it('stores what it appended when it closes, so that Redis can be emptied', async () => {
