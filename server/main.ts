@@ -48,7 +48,8 @@ async function main(): Promise<void> {
   try {
     store = await openStore({ ...config, dataDir }, logger)
   } catch (error) {
-    logger.fatal({ err: error, dataDir }, 'cannot open the store')
+    const leveldb = config.redisUrl === null && config.databaseUrl === null
+    logger.fatal({ err: error, ...(leveldb ? { dataDir } : {}) }, leveldb ? 'cannot open the data directory' : 'cannot reach Redis or PostgreSQL')
     process.exit(1)
   }
   const persistence: Persistence = store.persistence
