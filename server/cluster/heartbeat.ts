@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
 import type { ClusterMetrics } from './cluster-metrics.ts'
-import { heartbeatKey } from './keys.ts'
+import { heartbeatKey, wakeStreamKey } from './keys.ts'
 import type { RedisClient } from './stream.ts'
 
 /**
@@ -25,6 +25,8 @@ export class Heartbeat {
   async beat(): Promise<void> {
     try {
       await this.redis.sendCommand(['SET', heartbeatKey(this.processId), String(Date.now()), 'PX', String(this.options.ttlMs)])
+      // The process's wake stream goes with it when it dies (a no-op while it does not exist).
+      await this.redis.sendCommand(['PEXPIRE', wakeStreamKey(this.processId), String(this.options.ttlMs)])
     } catch (error) {
       this.options.metrics.redisErrors += 1
       this.options.logger.debug({ err: error }, 'heartbeat failed')
@@ -40,6 +42,6 @@ export class Heartbeat {
   async stop(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer)
     this.timer = null
-    await this.redis.sendCommand(['DEL', heartbeatKey(this.processId)]).catch(() => {})
+    await this.redis.sendCommand(['DEL', heartbeatKey(this.processId), wakeStreamKey(this.processId)]).catch(() => {})
   }
 }

@@ -193,6 +193,12 @@ describe('three server processes on one Redis and one PostgreSQL', () => {
     destroyAllClients()
     const exits = await Promise.all(servers.map((server) => server.stop('SIGTERM')))
     expect(exits.map((exit) => exit.code)).toEqual(servers.map(() => 0))
+    // A stopped process leaves neither its heartbeat nor its wake stream behind.
+    for (const server of servers) {
+      const processId = String(server.logs.find((line) => line.msg === 'listening')?.processId)
+      expect(processId).toMatch(/^.+:\d+:[0-9a-f]{8}$/)
+      expect(redis.cli('EXISTS', `cotext:alive:${processId}`, `cotext:wake:${processId}`)).toBe('0')
+    }
     expect(redis.cli('FLUSHALL')).toBe('OK')
     expect(redis.cli('DBSIZE')).toBe('0')
     const restarted = await startNode()
