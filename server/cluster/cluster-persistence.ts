@@ -15,7 +15,12 @@ import type { RedisClient, StreamEntry } from './stream.ts'
 import { StreamReader } from './stream-reader.ts'
 import { compareStreamIds, streamIdBefore, streamIdTime } from './stream-id.ts'
 
-/** Where a room learns of its stream: the Room calls `follow` once loaded and the returned function when destroyed. */
+/**
+ * Where a room learns of its stream: the Room calls `follow` once loaded and the returned
+ * function when destroyed. The room must apply a client's update to its document no later than
+ * it hands the update to `store`: an open room is compacted from its document at the reader's
+ * position, which may already be past this process's own entries.
+ */
 export interface RoomFollower {
   follow(room: RoomView): () => void
 }
