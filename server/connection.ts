@@ -1,7 +1,30 @@
 import { WebSocket } from 'ws'
 import type { AccessMode } from './auth.ts'
 import type { Metrics } from './metrics.ts'
+import { RateLimit } from './rate-limit.ts'
 import type { Corkable, WriteBatcher } from './write-batcher.ts'
+
+/**
+ * Sync step 1 is answered with everything the client lacks: the whole document for an empty
+ * state vector. The stock client sends one per connection (and one per `resyncInterval`), so a
+ * burst of 4 and one every 2 s leaves honest clients untouched while bounding what a client
+ * can make the server encode and send.
+ */
+const SYNC_REQUEST_BURST = 4
+const SYNC_REQUEST_INTERVAL_MS = 2000
+/** Queries for awareness are answered with every peer's state; the stock client sends none. */
+const AWARENESS_QUERY_BURST = 4
+const AWARENESS_QUERY_INTERVAL_MS = 1000
+
+export interface ConnectionOptions {
+  mode: AccessMode
+  /** The token's `sub`, or null (no subject, or no AUTH_SECRET). */
+  subject: string | null
+  /** When the token expires, in ms since the epoch; null: never. */
+  expiresAt: number | null
+  /** Unsent bytes past which the socket is cut: the client is not reading what it is sent. */
+  maxBufferedBytes: number
+}
 
 /** One client's WebSocket in one room, with what the server knows about it. */
 export class Connection {
@@ -14,19 +37,38 @@ export class Connection {
   alive = true
   /** Frames that arrived while the room was still loading, replayed in order once it is ready. */
   pending: Uint8Array[] = []
+  readonly mode: AccessMode
+  readonly subject: string | null
+  readonly expiresAt: number | null
+  readonly syncRequests = new RateLimit(SYNC_REQUEST_BURST, SYNC_REQUEST_INTERVAL_MS)
+  readonly awarenessQueries = new RateLimit(AWARENESS_QUERY_BURST, AWARENESS_QUERY_INTERVAL_MS)
+  /** Set once an oversized awareness state has been logged, so a client cannot flood the log. */
+  awarenessSizeLogged = false
+  private readonly maxBufferedBytes: number
   private closed = false
 
   constructor(
     readonly id: number,
     readonly socket: WebSocket,
-    readonly mode: AccessMode,
+    options: ConnectionOptions,
     private readonly metrics: Metrics,
     /** The TCP socket under `socket`, and the batcher that corks it for the rest of the turn. */
     private readonly transport: { socket: Corkable; batcher: WriteBatcher } | null = null,
-  ) {}
+    /** Told once when the connection is cut for not reading. */
+    private readonly onSlowReader: (bufferedBytes: number) => void = () => {},
+  ) {
+    this.mode = options.mode
+    this.subject = options.subject
+    this.expiresAt = options.expiresAt
+    this.maxBufferedBytes = options.maxBufferedBytes
+  }
 
   get isOpen(): boolean {
     return !this.closed && this.socket.readyState === WebSocket.OPEN
+  }
+
+  hasExpired(now = Date.now()): boolean {
+    return this.expiresAt !== null && now >= this.expiresAt
   }
 
   send(message: Uint8Array): void {
@@ -35,6 +77,13 @@ export class Connection {
     this.socket.send(message, { binary: true })
     this.metrics.messagesOut += 1
     this.metrics.bytesOut += message.length
+    const buffered = this.socket.bufferedAmount
+    if (buffered > this.maxBufferedBytes) {
+      this.metrics.closedByServer.slow_reader += 1
+      this.onSlowReader(buffered)
+      // Cut rather than close: a close frame would wait behind the data the client is not reading.
+      this.terminate()
+    }
   }
 
   /** Starts the closing handshake; the socket's `close` event follows. Later frames are ignored. */
