@@ -7,13 +7,13 @@ import type { Corkable, WriteBatcher } from './write-batcher.ts'
 /**
  * Sync step 1 is answered with everything the client lacks: the whole document for an empty
  * state vector. The stock client sends one per connection (and one per `resyncInterval`), so a
- * burst of 4 and one every 2 s leaves honest clients untouched while bounding what a client
- * can make the server encode and send.
+ * burst of 8 and one a second leaves honest clients untouched while bounding what a client can
+ * make the server encode and send; past the limit a step 1 is dropped, not answered.
  */
-const SYNC_REQUEST_BURST = 4
-const SYNC_REQUEST_INTERVAL_MS = 2000
+const SYNC_REQUEST_BURST = 8
+const SYNC_REQUEST_INTERVAL_MS = 1000
 /** Queries for awareness are answered with every peer's state; the stock client sends none. */
-const AWARENESS_QUERY_BURST = 4
+const AWARENESS_QUERY_BURST = 8
 const AWARENESS_QUERY_INTERVAL_MS = 1000
 
 export interface ConnectionOptions {
