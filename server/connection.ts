@@ -45,6 +45,8 @@ export class Connection {
   /** Set once an oversized awareness state has been logged, so a client cannot flood the log. */
   awarenessSizeLogged = false
   private readonly maxBufferedBytes: number
+  /** Bytes sent in the current event-loop turn: corked, so still counted as unsent. */
+  private turnBytes = 0
   private closed = false
 
   constructor(
@@ -53,7 +55,7 @@ export class Connection {
     options: ConnectionOptions,
     private readonly metrics: Metrics,
     /** The TCP socket under `socket`, and the batcher that corks it for the rest of the turn. */
-    private readonly transport: { socket: Corkable; batcher: WriteBatcher } | null = null,
+    private readonly transport: { socket: Corkable & { readonly writableCorked: number }; batcher: WriteBatcher } | null = null,
     /** Told once when the connection is cut for not reading. */
     private readonly onSlowReader: (bufferedBytes: number) => void = () => {},
   ) {
@@ -71,19 +73,31 @@ export class Connection {
     return this.expiresAt !== null && now >= this.expiresAt
   }
 
+  /**
+   * Sends `message`, unless what earlier turns sent is still unsent past MAX_BUFFERED_BYTES:
+   * then the client is not reading, and the socket is cut. Only earlier turns count, so one
+   * message larger than the cap (a big document's sync step 2) still goes out, and so does a
+   * burst of messages in one turn (the write batcher holds them all until the turn ends).
+   */
   send(message: Uint8Array): void {
     if (!this.isOpen) return
-    this.transport?.batcher.hold(this.transport.socket)
-    this.socket.send(message, { binary: true })
-    this.metrics.messagesOut += 1
-    this.metrics.bytesOut += message.length
-    const buffered = this.socket.bufferedAmount
-    if (buffered > this.maxBufferedBytes) {
+    if (this.transport !== null) {
+      if (this.transport.socket.writableCorked === 0) this.turnBytes = 0
+      this.transport.batcher.hold(this.transport.socket)
+    }
+    const backlog = this.socket.bufferedAmount - this.turnBytes
+    if (backlog > this.maxBufferedBytes) {
       this.metrics.closedByServer.slow_reader += 1
-      this.onSlowReader(buffered)
+      this.onSlowReader(backlog)
       // Cut rather than close: a close frame would wait behind the data the client is not reading.
       this.terminate()
+      return
     }
+    const before = this.socket.bufferedAmount
+    this.socket.send(message, { binary: true })
+    this.turnBytes += this.socket.bufferedAmount - before
+    this.metrics.messagesOut += 1
+    this.metrics.bytesOut += message.length
   }
 
   /** Starts the closing handshake; the socket's `close` event follows. Later frames are ignored. */
