@@ -190,7 +190,7 @@ export function helpText(): string {
     '  --help, -h',
     '',
     'Rooms: ws://HOST:PORT/<room>, room names are 1-128 of A-Z a-z 0-9 . _ - and /.',
-    'Tokens (when AUTH_SECRET is set): npm run token -- --room NAME --mode rw|ro --ttl 1h',
+    'Tokens (when AUTH_SECRET is set): npm run token -- --room NAME --mode rw|ro --ttl 1h [--user NAME]',
     'HTTP: GET / (web page), GET /healthz (JSON), GET /metrics (Prometheus text).',
     '',
   ].join('\n')
