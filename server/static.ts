@@ -51,14 +51,20 @@ export function createStaticHandler(options: StaticSiteOptions): StaticHandler {
   const root = resolve(options.webDir)
   return async (request, response, pathname) => {
     const file = await findFile(root, pathname, options.serveSourceMaps === true)
-    if (file !== null) return sendFile(request, response, file.path, file.size, pathname)
+    if (file !== null) return sendFile(request, response, file, pathname)
     if (pathname === '/' || pathname === '/index.html') return sendFallbackPage(request, response, options.authEnabled)
     sendText(response, 404, 'not found\n')
   }
 }
 
+interface FoundFile {
+  path: string
+  size: number
+  modified: number
+}
+
 /** The file `pathname` names inside `root`, or null; never a path outside `root`, symlinks followed. */
-async function findFile(root: string, pathname: string, serveSourceMaps: boolean): Promise<{ path: string; size: number } | null> {
+async function findFile(root: string, pathname: string, serveSourceMaps: boolean): Promise<FoundFile | null> {
   let relative: string
   try {
     relative = decodeURIComponent(pathname)
@@ -73,18 +79,27 @@ async function findFile(root: string, pathname: string, serveSourceMaps: boolean
   try {
     const [real, realRoot] = await Promise.all([realpath(path), realpath(root)])
     if (!real.startsWith(realRoot + sep)) return null
+    if (!serveSourceMaps && extname(real).toLowerCase() === '.map') return null
     const info = await stat(real)
-    return info.isFile() ? { path: real, size: info.size } : null
+    return info.isFile() ? { path: real, size: info.size, modified: info.mtimeMs } : null
   } catch {
     return null
   }
 }
 
-function sendFile(request: IncomingMessage, response: ServerResponse, path: string, size: number, pathname: string): void {
+function sendFile(request: IncomingMessage, response: ServerResponse, file: FoundFile, pathname: string): void {
+  const { path, size } = file
   const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream'
-  // Vite puts content-hashed names under /assets/; everything else may change with a rebuild.
+  // Vite puts content-hashed names under /assets/; everything else may change with a rebuild,
+  // and is revalidated: the ETag turns an unchanged file into a 304 without a body.
   const cache = pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'
-  response.writeHead(200, { 'Content-Type': type, 'Content-Length': size, 'Cache-Control': cache, 'X-Content-Type-Options': 'nosniff' })
+  const etag = `W/"${size.toString(16)}-${Math.floor(file.modified).toString(16)}"`
+  if (request.headers['if-none-match'] === etag) {
+    response.writeHead(304, { ETag: etag, 'Cache-Control': cache })
+    response.end()
+    return
+  }
+  response.writeHead(200, { 'Content-Type': type, 'Content-Length': size, 'Cache-Control': cache, ETag: etag, 'X-Content-Type-Options': 'nosniff' })
   if (request.method === 'HEAD') {
     response.end()
     return

@@ -42,9 +42,9 @@ interface Answer {
   body: string
 }
 
-function get(target: ServerProcess, path: string, method = 'GET'): Promise<Answer> {
+function get(target: ServerProcess, path: string, method = 'GET', headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: target.port, path, method }, (response) => {
+    const req = request({ host: '127.0.0.1', port: target.port, path, method, headers }, (response) => {
       let body = ''
       response.setEncoding('utf8')
       response.on('data', (chunk: string) => (body += chunk))
@@ -99,6 +99,15 @@ describe('static files', () => {
     }
     // A link that stays inside the folder is served.
     expect((await get(server, '/app.js')).body).toBe('console.log("editor")\n//# sourceMappingURL=app-1a2b.js.map')
+  })
+
+  it('answer a revalidation of an unchanged file with 304 and no body', async () => {
+    const first = await get(server, '/')
+    const etag = first.headers.etag as string
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/)
+    const again = await get(server, '/', 'GET', { 'If-None-Match': etag })
+    expect([again.status, again.body, again.headers['x-content-type-options']]).toEqual([304, '', 'nosniff'])
+    expect((await get(server, '/', 'GET', { 'If-None-Match': 'W/"0-0"' })).status).toBe(200)
   })
 
   it('serve source maps only with SERVE_SOURCE_MAPS', async () => {
