@@ -29,8 +29,8 @@ export interface ConnectionOptions {
 /** One client's WebSocket in one room, with what the server knows about it. */
 export class Connection {
   /**
-   * The awareness client id this connection speaks for: the first id it publishes that no
-   * other open connection in the room holds. Awareness entries for any other id are dropped.
+   * The awareness client id this connection speaks for: the first id it publishes a state for
+   * that it may own (awareness-guard.ts). Awareness entries for any other id are dropped.
    */
   awarenessClientId: number | null = null
   /** Cleared by each ping and set by the pong (or any message); still clear at the next ping = dead. */
@@ -81,10 +81,8 @@ export class Connection {
    */
   send(message: Uint8Array): void {
     if (!this.isOpen) return
-    if (this.transport !== null) {
-      if (this.transport.socket.writableCorked === 0) this.turnBytes = 0
-      this.transport.batcher.hold(this.transport.socket)
-    }
+    if (this.transport === null || this.transport.socket.writableCorked === 0) this.turnBytes = 0
+    if (this.transport !== null) this.transport.batcher.hold(this.transport.socket)
     const backlog = this.socket.bufferedAmount - this.turnBytes
     if (backlog > this.maxBufferedBytes) {
       this.metrics.closedByServer.slow_reader += 1
