@@ -30,9 +30,19 @@ export interface AwarenessGuardOptions {
 export class AwarenessOwners {
   private readonly owners = new Map<number, Owner>()
 
-  /** Forgets the ids owned by `connection` itself; ids owned by a subject stay owned. */
-  release(connection: Connection): void {
+  /**
+   * Forgets the ids owned by `connection` itself (ids owned by a subject stay owned). Called as
+   * the connection closes, before its room removes the state it spoke for: when another open
+   * connection speaks for the same id (the same user, reconnected before the old socket was
+   * found dead), the closing one lets go of the id, so that the user's state stays.
+   */
+  release(connection: Connection, roomConnections: Iterable<Connection>): void {
     for (const [clientId, owner] of this.owners) if (owner === connection) this.owners.delete(clientId)
+    const clientId = connection.awarenessClientId
+    if (clientId === null) return
+    for (const other of roomConnections) {
+      if (other !== connection && other.isOpen && other.awarenessClientId === clientId) connection.awarenessClientId = null
+    }
   }
 
   /** Whether `connection` may take `clientId` as its own, with `others` the room's other connections. */

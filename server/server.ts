@@ -200,7 +200,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     })
     ws.on('close', (code: number) => {
       clearTimeout(expiry)
-      awarenessOwnersOf(room).release(connection)
+      awarenessOwnersOf(room).release(connection, room.getConnections())
       registry.leave(room, connection)
       log.debug({ code }, 'connection closed')
     })

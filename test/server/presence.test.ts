@@ -109,6 +109,29 @@ describe('who owns a client id', () => {
     expect(watcher.awareness.getStates().get(501)).toEqual({ user: 'mallory' })
   })
 
+  it('a user\'s old connection closing after the new one took the id leaves the user\'s state in place', async () => {
+    const room = 'reconnected-ids'
+    const watcher = await connectSynced(server.wsUrl, room, { token: await token(room, 'ro', 'watcher') })
+    const seen = history(watcher, 800)
+    const old = await openRaw(`${server.wsUrl}/${room}?token=${await token(room, 'rw', 'bob')}`)
+    publish(old, 800, 1, { user: 'bob' })
+    await settle(watcher, old)
+    // Bob reconnects before the server has noticed that his old socket is gone.
+    const fresh = await openRaw(`${server.wsUrl}/${room}?token=${await token(room, 'rw', 'bob')}`)
+    publish(fresh, 800, 2, { user: 'bob', fresh: true })
+    await settle(watcher, fresh)
+    old.ws.close()
+    await old.closed
+    const oldConn = server.logs.find((line) => line.msg === 'connection opened' && line.subject === 'bob')!.conn
+    await waitFor(() => server.logs.some((line) => line.msg === 'connection closed' && line.conn === oldConn), 'the old connection to leave')
+    await settle(watcher, fresh)
+    expect(seen).toEqual([{ user: 'bob' }, { user: 'bob', fresh: true }])
+    expect(watcher.awareness.getStates().get(800)).toEqual({ user: 'bob', fresh: true })
+    fresh.ws.close()
+    await waitFor(() => seen.length === 3, 'bob\'s state to go with his last connection')
+    expect(seen[2]).toBe(null)
+  })
+
   it('without a subject, an id is its connection\'s until that connection closes', async () => {
     const room = 'connection-ids'
     const watcher = await connectSynced(server.wsUrl, room, { token: await token(room, 'ro', 'watcher') })
