@@ -3,9 +3,9 @@
  * Plain fields rather than a metrics library: the hot path adds to a number and nothing else.
  */
 
-export type RefusalReason = 'unauthorized' | 'forbidden' | 'invalid_room' | 'shutting_down'
-export type DropReason = 'read_only' | 'foreign_awareness'
-export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed'
+export type RefusalReason = 'unauthorized' | 'forbidden' | 'invalid_room' | 'shutting_down' | 'origin' | 'too_many_connections'
+export type DropReason = 'read_only' | 'foreign_awareness' | 'awareness_too_large' | 'rate_limited' | 'token_expired'
+export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed' | 'slow_reader' | 'pending_limit' | 'token_expired'
 
 export interface Gauges {
   rooms: number
@@ -26,9 +26,9 @@ export class Metrics {
   roomsLoaded = 0
   roomsUnloaded = 0
   connectionsAccepted = 0
-  readonly refused: Record<RefusalReason, number> = { unauthorized: 0, forbidden: 0, invalid_room: 0, shutting_down: 0 }
-  readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0 }
-  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0 }
+  readonly refused: Record<RefusalReason, number> = { unauthorized: 0, forbidden: 0, invalid_room: 0, shutting_down: 0, origin: 0, too_many_connections: 0 }
+  readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0, awareness_too_large: 0, rate_limited: 0, token_expired: 0 }
+  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0, slow_reader: 0, pending_limit: 0, token_expired: 0 }
 
   render(gauges: Gauges): string {
     const out: string[] = []

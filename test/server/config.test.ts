@@ -22,6 +22,13 @@ describe('parseConfig', () => {
       storeBatchMs: 50,
       webDir: true,
       logLevel: 'info',
+      maxBufferedBytes: 4 * 1024 * 1024,
+      maxAwarenessBytes: 64 * 1024,
+      maxPendingBytes: 4 * 1024 * 1024,
+      maxConnectionsPerRoom: 2000,
+      maxConnectionsPerAddress: 1000,
+      allowedOrigins: [],
+      serveSourceMaps: false,
     })
   })
 
@@ -49,6 +56,13 @@ describe('parseConfig', () => {
       storeBatchMs: 5,
       webDir: '/srv/web',
       logLevel: 'warn',
+      maxBufferedBytes: 4 * 1024 * 1024,
+      maxAwarenessBytes: 64 * 1024,
+      maxPendingBytes: 4 * 1024 * 1024,
+      maxConnectionsPerRoom: 2000,
+      maxConnectionsPerAddress: 1000,
+      allowedOrigins: [],
+      serveSourceMaps: false,
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
@@ -65,8 +79,30 @@ describe('parseConfig', () => {
       storeBatchMs: 0,
       webDir: 'w',
       logLevel: 'silent',
+      maxBufferedBytes: 4 * 1024 * 1024,
+      maxAwarenessBytes: 64 * 1024,
+      maxPendingBytes: 4 * 1024 * 1024,
+      maxConnectionsPerRoom: 2000,
+      maxConnectionsPerAddress: 1000,
+      allowedOrigins: [],
+      serveSourceMaps: false,
     })
     expect(config(['--port=99'], {}).port).toBe(99)
+  })
+
+  it('reads the limits, the allowed origins and the source-map switch', () => {
+    const env = {
+      MAX_BUFFERED_BYTES: '65536', MAX_AWARENESS_BYTES: '256', MAX_PENDING_BYTES: '1024', MAX_CONNECTIONS_PER_ROOM: '3',
+      MAX_CONNECTIONS_PER_ADDRESS: '4', ALLOWED_ORIGINS: 'https://Editor.example.com, http://localhost:5173/', SERVE_SOURCE_MAPS: 'true',
+    }
+    expect(config([], env)).toMatchObject({
+      maxBufferedBytes: 65536, maxAwarenessBytes: 256, maxPendingBytes: 1024, maxConnectionsPerRoom: 3, maxConnectionsPerAddress: 4,
+      allowedOrigins: ['https://editor.example.com', 'http://localhost:5173'], serveSourceMaps: true,
+    })
+    const bad = 'ALLOWED_ORIGINS must list origins like https://example.com:8080, separated by commas;'
+    expect(() => parseConfig([], { ALLOWED_ORIGINS: 'https://a.com/path' })).toThrow(new ConfigError(`${bad} "https://a.com/path" is not one`))
+    expect(() => parseConfig([], { ALLOWED_ORIGINS: 'a.com' })).toThrow(new ConfigError(`${bad} "a.com" is not one`))
+    expect(() => parseConfig([], { SERVE_SOURCE_MAPS: 'yes' })).toThrow(new ConfigError('SERVE_SOURCE_MAPS must be true or false, got "yes"'))
   })
 
   it('treats an empty environment variable as unset', () => {
@@ -91,6 +127,6 @@ describe('parseConfig', () => {
   it('answers --help and -h with the help flag', () => {
     expect(parseConfig(['--help'], {})).toEqual({ help: true })
     expect(parseConfig(['-h', '--port', 'nonsense'], {})).toEqual({ help: true })
-    expect(helpText()).toContain('--max-message-bytes <value>  MAX_MESSAGE_BYTES  16777216')
+    expect(helpText()).toMatch(/--max-message-bytes <value> +MAX_MESSAGE_BYTES +16777216 /)
   })
 })
