@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -45,14 +45,31 @@ export function cleanEnv(): NodeJS.ProcessEnv {
   return env
 }
 
-export function run(command: string, args: string[], cwd: string, timeoutMs: number): RunResult {
-  const result = spawnSync(command, args, { cwd, env: cleanEnv(), encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 })
-  if (result.error !== undefined) throw result.error
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+/** Runs a command to its end (killing it after `timeoutMs`), without blocking the test's event loop. */
+export function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<RunResult> {
+  return new Promise((resolveRun, rejectRun) => {
+    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      rejectRun(new Error(`${command} ${args.join(' ')} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}`))
+    }, timeoutMs)
+    child.once('error', (error) => {
+      clearTimeout(timer)
+      rejectRun(error)
+    })
+    child.once('close', (status) => {
+      clearTimeout(timer)
+      resolveRun({ status, stdout, stderr })
+    })
+  })
 }
 
-function runOrThrow(command: string, args: string[], cwd: string, timeoutMs: number): string {
-  const result = run(command, args, cwd, timeoutMs)
+async function runOrThrow(command: string, args: string[], cwd: string, timeoutMs: number): Promise<string> {
+  const result = await run(command, args, cwd, timeoutMs)
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}\n${result.stdout}\n${result.stderr}`)
   return result.stdout
 }
@@ -69,8 +86,8 @@ export class ConsumerProject {
   }
 
   /** `npm pack` here (its prepack builds dist/), into the temporary directory. */
-  packRepository(): PackResult {
-    const stdout = runOrThrow('npm', ['pack', '--json', '--pack-destination', this.root], ROOT, 10 * 60_000)
+  async packRepository(): Promise<PackResult> {
+    const stdout = await runOrThrow('npm', ['pack', '--json', '--pack-destination', this.root], ROOT, 10 * 60_000)
     const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }>; size: number; unpackedSize: number }>
     this.pack = { tarball: join(this.root, packed!.filename), files: packed!.files.map((file) => file.path), size: packed!.size, unpackedSize: packed!.unpackedSize }
     return this.pack
@@ -81,8 +98,8 @@ export class ConsumerProject {
    * repository's, so `npm ci` can take everything from the npm cache; when something is missing
    * there it asks the registry.
    */
-  install(): void {
-    const pack = this.pack ?? this.packRepository()
+  async install(): Promise<void> {
+    const pack = this.pack ?? (await this.packRepository())
     mkdirSync(this.app)
     const repoLock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as Lockfile
     const dependencies: Record<string, string> = { cotext: `file:../${pack.tarball.slice(this.root.length + 1)}` }
@@ -91,15 +108,15 @@ export class ConsumerProject {
     writeFileSync(join(this.app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
 
     const cotext = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Parameters<typeof consumerLock>[2]
-    const registry = runOrThrow('npm', ['config', 'get', 'registry'], this.app, 60_000).trim()
+    const registry = (await runOrThrow('npm', ['config', 'get', 'registry'], this.app, 60_000)).trim()
     const lock = consumerLock(repoLock, manifest, cotext, dependencies.cotext!, registry)
     writeFileSync(join(this.app, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`)
 
     const quiet = ['--no-audit', '--no-fund', '--loglevel=error']
-    const offline = run('npm', ['ci', '--offline', ...quiet], this.app, 5 * 60_000)
+    const offline = await run('npm', ['ci', '--offline', ...quiet], this.app, 5 * 60_000)
     if (offline.status === 0) return
     process.stderr.write(`pack test: npm ci --offline could not install from the cache, asking the registry:\n${offline.stderr}\n`)
-    runOrThrow('npm', ['ci', '--prefer-offline', '--fetch-retries=4', ...quiet], this.app, 10 * 60_000)
+    await runOrThrow('npm', ['ci', '--prefer-offline', '--fetch-retries=4', ...quiet], this.app, 10 * 60_000)
   }
 
   /** Copies the test's consumer files (test/package/consumer) into the project. */
@@ -112,18 +129,18 @@ export class ConsumerProject {
   }
 
   /** `node script args…` in the project: no loader, the project's node_modules. */
-  node(script: string, args: string[] = [], timeoutMs = 120_000): RunResult {
+  node(script: string, args: string[] = [], timeoutMs = 120_000): Promise<RunResult> {
     return run(process.execPath, [script, ...args], this.app, timeoutMs)
   }
 
   /** This repository's tsc, checking the project with the project's tsconfig.json. */
-  typecheck(): RunResult {
+  typecheck(): Promise<RunResult> {
     return run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], this.app, 5 * 60_000)
   }
 
   /** Bundles page/ (index.html and main.js) into page/dist with this repository's Vite. */
-  bundlePage(): string {
-    runOrThrow(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], join(this.app, 'page'), 5 * 60_000)
+  async bundlePage(): Promise<string> {
+    await runOrThrow(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], join(this.app, 'page'), 5 * 60_000)
     return join(this.app, 'page', 'dist')
   }
 

@@ -34,10 +34,10 @@ async function bin(args: string[]): Promise<BinProcess> {
   return started
 }
 
-beforeAll(() => {
-  const pack = project.packRepository()
+beforeAll(async () => {
+  const pack = await project.packRepository()
   console.log(`pack test: ${pack.tarball.slice(project.root.length + 1)}: ${pack.files.length} files, ${(pack.size / 1000).toFixed(1)} kB packed, ${(pack.unpackedSize / 1000).toFixed(1)} kB unpacked`)
-  project.install()
+  await project.install()
   project.addFixtures()
 }, 15 * 60_000)
 
@@ -65,8 +65,8 @@ describe('the packed tarball', () => {
 })
 
 describe('cotext (the engine)', () => {
-  it("drives a TextEditor over the app's own Y.Doc from a plain Node ES module", { timeout: 60_000 }, () => {
-    const result = project.node('editor.mjs')
+  it("drives a TextEditor over the app's own Y.Doc from a plain Node ES module", { timeout: 60_000 }, async () => {
+    const result = await project.node('editor.mjs')
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
     expect(JSON.parse(result.stdout)).toEqual({
@@ -84,22 +84,22 @@ describe('cotext (the engine)', () => {
 })
 
 describe('types', () => {
-  it('a strict TypeScript consumer of every entry point type-checks, and a mistake is reported', () => {
+  it('a strict TypeScript consumer of every entry point type-checks, and a mistake is reported', async () => {
     const files = HAS_WEB ? [...TSCONFIG.files, 'web.ts'] : TSCONFIG.files
     project.write('tsconfig.json', JSON.stringify({ ...TSCONFIG, files }, null, 2))
     project.write('engine.ts', ENGINE)
     project.write('server.ts', SERVER)
     project.write('wrong.ts', WRONG)
     if (HAS_WEB) project.write('web.ts', WEB)
-    const result = project.typecheck()
+    const result = await project.typecheck()
     expect(result.stdout.trim().split('\n')).toEqual([WRONG_ERROR])
     expect(result.status).toBe(2)
   }, 5 * 60_000)
 })
 
 describe('cotext/server', () => {
-  it('startServer({port: 0}) syncs two stock y-websocket clients, and close() stores, stops and frees the port', () => {
-    const result = project.node('sync.mjs', [tempDataDir()])
+  it('startServer({port: 0}) syncs two stock y-websocket clients, and close() stores, stops and frees the port', async () => {
+    const result = await project.node('sync.mjs', [tempDataDir()])
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
     expect(JSON.parse(result.stdout)).toEqual({ url: true, a: 'from a, from b', b: 'from a, from b', sameClose: true, freed: true, stored: 'from a, from b' })
@@ -129,7 +129,7 @@ describe.skipIf(!HAS_WEB)('cotext/web in a page bundled by the app', () => {
   let base: string
 
   beforeAll(async () => {
-    const webDir = project.bundlePage()
+    const webDir = await project.bundlePage()
     const [server, launched] = await Promise.all([bin(['--web-dir', webDir]), launchChromium()])
     browser = launched
     base = `http://127.0.0.1:${server.port}`
