@@ -63,9 +63,16 @@ describe('settingsFromOptions', () => {
     expect(() => settingsFromOptions({ port: 70000 })).toThrow(new ConfigError('option port must be an integer from 0 to 65535, got "70000"'))
     expect(() => settingsFromOptions({ authSecret: 'short' })).toThrow(new ConfigError('option authSecret must be at least 32 bytes long (HS256 needs a 256-bit key)'))
     expect(() => settingsFromOptions({ logLevel: 'loud' })).toThrow(/^option logLevel must be one of fatal, error/)
-    expect(() => settingsFromOptions({ port: null })).toThrow(new ConfigError('option port must be a string or a number, got null'))
+    expect(() => settingsFromOptions({ port: null })).toThrow(new ConfigError('option port must be a string, a number, a boolean or a list of strings, got null'))
+    expect(() => settingsFromOptions({ port: '-1' })).toThrow(new ConfigError('option port must be an integer from 0 to 65535, got "-1"'))
     expect(() => settingsFromOptions({ prot: 1234 })).toThrow(/^unknown option "prot"; the options are host, port, dataDir/)
     expect(settingsFromOptions({ authSecret: null }).authSecret).toBe(null)
+  })
+
+  it('passes booleans and lists as the command line spells them (lists comma-separated)', () => {
+    expect(settingsFromOptions({ host: ['a', 'b'] }).host).toBe('a,b')
+    expect(settingsFromOptions({ host: true }).host).toBe('true')
+    expect(settingsFromOptions({ port: '8080' }).port).toBe(8080)
   })
 })
 
