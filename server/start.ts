@@ -1,0 +1,86 @@
+import { resolve } from 'node:path'
+import type { Logger } from 'pino'
+import type { Config } from './config.ts'
+import { createLogger } from './log.ts'
+import { Metrics } from './metrics.ts'
+import { LevelPersistence } from './persistence.ts'
+import { RoomRegistry } from './rooms.ts'
+import { createServer } from './server.ts'
+import { settingsFromOptions } from './options.ts'
+
+/**
+ * The server as a function: what `npm start` runs, for an app that runs Cotext's server inside its
+ * own process (`import { startServer } from 'cotext/server'`).
+ */
+
+/**
+ * Every server setting (the same names and checks as the command line's, see `--help`), each
+ * optional: a missing one takes the command line's default, never an environment variable.
+ */
+export type ServerOptions = { [Key in keyof Config]?: Config[Key] } & {
+  /** Where the server logs; by default JSON lines on stdout at `logLevel`. */
+  logger?: Logger
+}
+
+export interface CotextServer {
+  /** `http://host:port`; each room is a y-websocket endpoint at `ws://host:port/<room>`. */
+  url: string
+  /** The port it listens on (the one the OS picked when `port` was 0). */
+  port: number
+  /**
+   * Stops accepting, closes every connection with 1001, stores every room, closes the storage and
+   * frees the port. Calling it again returns the same promise.
+   */
+  close(): Promise<void>
+}
+
+/** The server could not start: the data directory is held or unusable, or the port is taken. */
+export class ServerStartError extends Error {
+  override name = 'ServerStartError'
+}
+
+/**
+ * Opens the storage, listens, and resolves once clients can connect. Rejects with a ConfigError
+ * for a bad setting and a ServerStartError (with the underlying error as `cause`) when it cannot
+ * start; either way nothing is left open.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<CotextServer> {
+  const config = settingsFromOptions(options)
+  const logger = options.logger ?? createLogger(config.logLevel)
+  const dataDir = resolve(config.dataDir)
+  const metrics = new Metrics()
+
+  let persistence: LevelPersistence
+  try {
+    persistence = await LevelPersistence.open(dataDir)
+  } catch (error) {
+    throw new ServerStartError(`cannot open the data directory ${dataDir}: ${(error as Error).message}`, { cause: error })
+  }
+  const registry = new RoomRegistry({ persistence, metrics, logger, compactAfter: config.compactAfter, storeBatchMs: config.storeBatchMs })
+
+  let server: Awaited<ReturnType<typeof createServer>>
+  try {
+    server = await createServer(config, { registry, metrics, logger })
+  } catch (error) {
+    await persistence.close()
+    throw new ServerStartError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`, { cause: error })
+  }
+
+  const auth = config.authSecret !== null
+  if (!auth) logger.warn('AUTH_SECRET is not set: the server is OPEN, anyone who can reach it can read and write every room')
+  // Last of the start-up lines, so that whoever waits for it has seen the others.
+  logger.info({ url: server.url, port: server.port, host: config.host, dataDir, auth, webDir: config.webDir }, 'listening')
+
+  let closing: Promise<void> | null = null
+  const shutDown = async (): Promise<void> => {
+    logger.info({ rooms: registry.size, connections: registry.connectionCount }, 'shutting down')
+    await server.close()
+    await persistence.close()
+    logger.info('stopped')
+  }
+  return {
+    url: server.url,
+    port: server.port,
+    close: () => (closing ??= shutDown()),
+  }
+}
