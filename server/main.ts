@@ -17,9 +17,10 @@ import { ConfigError, helpText, parseConfig } from './config.ts'
 import type { Config } from './config.ts'
 import { createLogger } from './log.ts'
 import { Metrics } from './metrics.ts'
-import { LevelPersistence } from './persistence.ts'
+import { LevelStore } from './persistence.ts'
 import { RoomRegistry } from './rooms.ts'
 import { createServer } from './server.ts'
+import { StoreWriter } from './store-writer.ts'
 
 const SHUTDOWN_TIMEOUT_MS = 10_000
 
@@ -42,14 +43,15 @@ async function main(): Promise<void> {
   const dataDir = resolve(config.dataDir)
   const metrics = new Metrics()
 
-  let persistence: LevelPersistence
+  let persistence: LevelStore
   try {
-    persistence = await LevelPersistence.open(dataDir)
+    persistence = await LevelStore.open(dataDir)
   } catch (error) {
     logger.fatal({ err: error, dataDir }, 'cannot open the data directory')
     process.exit(1)
   }
-  const registry = new RoomRegistry({ persistence, metrics, logger, compactAfter: config.compactAfter, storeBatchMs: config.storeBatchMs })
+  const writer = new StoreWriter(persistence, { metrics, logger, batchMs: config.storeBatchMs })
+  const registry = new RoomRegistry({ writer, metrics, logger, compactAfter: config.compactAfter, storeBeforeRelay: config.storeBeforeRelay })
 
   let server: Awaited<ReturnType<typeof createServer>>
   try {

@@ -5,7 +5,7 @@
 
 export type RefusalReason = 'unauthorized' | 'forbidden' | 'invalid_room' | 'shutting_down'
 export type DropReason = 'read_only' | 'foreign_awareness'
-export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed'
+export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed' | 'storage_unavailable'
 
 export interface Gauges {
   rooms: number
@@ -22,13 +22,18 @@ export class Metrics {
   storedUpdates = 0
   storageWrites = 0
   storageErrors = 0
+  /** 1 while writes succeed; 0 from a failed write until the store is reopened and every room written again. */
+  storageHealthy = 1
+  storageRecoveries = 0
+  /** Stored updates that failed to apply at load and were set aside. */
+  badStoredUpdates = 0
   compactions = 0
   roomsLoaded = 0
   roomsUnloaded = 0
   connectionsAccepted = 0
   readonly refused: Record<RefusalReason, number> = { unauthorized: 0, forbidden: 0, invalid_room: 0, shutting_down: 0 }
   readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0 }
-  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0 }
+  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0, storage_unavailable: 0 }
 
   render(gauges: Gauges): string {
     const out: string[] = []
@@ -53,6 +58,9 @@ export class Metrics {
     metric('cotext_stored_updates_total', 'counter', 'Document updates written to LevelDB.', [['', this.storedUpdates]])
     metric('cotext_storage_writes_total', 'counter', 'LevelDB writes of document updates.', [['', this.storageWrites]])
     metric('cotext_storage_errors_total', 'counter', 'Failed LevelDB reads and writes.', [['', this.storageErrors]])
+    metric('cotext_storage_healthy', 'gauge', '1 while storage works; 0 from a failed write until every loaded room is written again.', [['', this.storageHealthy]])
+    metric('cotext_storage_recoveries_total', 'counter', 'Times the store was reopened and every loaded room written again after a failed write.', [['', this.storageRecoveries]])
+    metric('cotext_bad_stored_updates_total', 'counter', 'Stored updates that failed to apply when their room loaded (set aside, not deleted).', [['', this.badStoredUpdates]])
     metric('cotext_compactions_total', 'counter', 'Rooms whose stored updates were merged into one.', [['', this.compactions]])
     metric('cotext_rooms_loaded_total', 'counter', 'Rooms loaded from storage.', [['', this.roomsLoaded]])
     metric('cotext_rooms_unloaded_total', 'counter', 'Rooms stored and dropped from memory after their last client left.', [['', this.roomsUnloaded]])

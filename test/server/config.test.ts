@@ -19,7 +19,8 @@ describe('parseConfig', () => {
       maxMessageBytes: 16 * 1024 * 1024,
       pingIntervalMs: 30000,
       compactAfter: 500,
-      storeBatchMs: 50,
+      storeBatchMs: 0,
+      storeBeforeRelay: true,
       webDir: true,
       logLevel: 'info',
     })
@@ -35,6 +36,7 @@ describe('parseConfig', () => {
       PING_INTERVAL_MS: '5000',
       COMPACT_AFTER: '50',
       STORE_BATCH_MS: '5',
+      STORE_FIRST: 'off',
       WEB_DIR: '/srv/web',
       LOG_LEVEL: 'WARN',
     }
@@ -47,12 +49,13 @@ describe('parseConfig', () => {
       pingIntervalMs: 5000,
       compactAfter: 50,
       storeBatchMs: 5,
+      storeBeforeRelay: false,
       webDir: '/srv/web',
       logLevel: 'warn',
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
-      '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--web-dir', 'w', '--log-level', 'silent',
+      '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--store-first', 'on', '--web-dir', 'w', '--log-level', 'silent',
     ]
     expect(config(flags, env)).toEqual({
       host: '::1',
@@ -63,6 +66,7 @@ describe('parseConfig', () => {
       pingIntervalMs: 10,
       compactAfter: 2,
       storeBatchMs: 0,
+      storeBeforeRelay: true,
       webDir: 'w',
       logLevel: 'silent',
     })
