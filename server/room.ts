@@ -157,7 +157,8 @@ export class Room {
     const pending = this.pending
     this.pending = []
     for (const { connection, frame } of pending) {
-      if (this.connections.has(connection)) this.receive(connection, frame)
+      // A sender that is closing (its close frame came in behind its update) counts as departed.
+      if (this.connections.has(connection) && connection.isOpen) this.handle(connection, frame)
       else this.handleDeparted(connection, frame)
     }
     return true
@@ -206,7 +207,7 @@ export class Room {
   }
 
   /**
-   * A frame that arrived while the room loaded, from a connection that has left since: its
+   * A frame that arrived while the room loaded, from a connection that has left (or is leaving) since: its
    * document updates are applied (and so stored) all the same; nothing is answered.
    */
   private handleDeparted(connection: Connection, frame: Uint8Array): void {
