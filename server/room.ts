@@ -63,7 +63,6 @@ export class Room {
     })
     // The server is not a participant: without this it would publish an empty state of its own.
     this.awareness.setLocalState(null)
-    this.doc.on('update', this.onUpdate)
     this.awareness.on('update', this.onAwarenessUpdate)
     this.loaded = this.load()
   }
@@ -149,6 +148,8 @@ export class Room {
       return false
     }
     this.state = 'ready'
+    // Only now: while loading, a listener would make Yjs encode every stored update once more.
+    this.doc.on('update', this.onUpdate)
     metrics.roomsLoaded += 1
     this.logger.debug({ connections: this.connections.size }, 'room loaded')
     // Greet everyone before replaying anyone's frames, so that what those frames change
