@@ -288,6 +288,16 @@ function startCotext(dataDir: string, storeFirst = true): Promise<{ child: Child
   )
 }
 
+/** The cotext server's histogram of how long updates waited for their write: bucket bounds at p50 and p99. */
+async function commitWait(port: number): Promise<{ p50: number; p99: number; mean: number; count: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+  const buckets = [...text.matchAll(/^cotext_commit_wait_seconds_bucket\{le="([^"]+)"\} (\d+)$/gm)].map((match) => ({ le: match[1] === '+Inf' ? Infinity : Number(match[1]) * 1000, count: Number(match[2]) }))
+  const count = buckets[buckets.length - 1]!.count
+  const sum = Number(/^cotext_commit_wait_seconds_sum (\S+)$/m.exec(text)![1]) * 1000
+  const at = (q: number): number => buckets.find((bucket) => bucket.count >= q * count)!.le
+  return { p50: at(0.5), p99: at(0.99), mean: sum / count, count }
+}
+
 function describe(name: string, result: Result): string {
   return `${name}: ${result.messagesPerSecond.toFixed(0)} msg/s delivered (${result.sentPerSecond.toFixed(0)} updates/s sent), latency p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms, server cpu ${result.cpuPercent.toFixed(0)}% of a core, RSS ${result.rssIdleMb.toFixed(0)} MB idle / ${result.rssPeakMb.toFixed(0)} MB peak, ${(result.deliveredFraction * 100).toFixed(2)}% delivered`
 }
@@ -345,7 +355,9 @@ console.log(`server cpu: ${ratio(a.cpuPercent, b.cpuPercent)} stock (${a.cpuPerc
 console.log(`server memory: ${ratio(a.rssPeakMb, b.rssPeakMb)} stock (${a.rssPeakMb.toFixed(0)} vs ${b.rssPeakMb.toFixed(0)} MB peak RSS; growth under load ${(a.rssPeakMb - a.rssIdleMb).toFixed(0)} vs ${(b.rssPeakMb - b.rssIdleMb).toFixed(0)} MB; lower is better)`)
 const added = a.p99 - c.p99
 console.log(`store before relay: p99 ${a.p99.toFixed(2)} vs ${c.p99.toFixed(2)} ms relaying first (${added >= 0 ? '+' : ''}${added.toFixed(2)} ms, ${ratio(a.p99, c.p99)}); p50 ${a.p50.toFixed(2)} vs ${c.p50.toFixed(2)} ms`)
-console.log(`store-before-relay target (<= 5 ms added at p99): ${added <= 5 ? 'met' : 'NOT met'}`)
+const wait = await commitWait(cotextServer.port)
+console.log(`store before relay, inside the server: an update waited for its write p50 <= ${wait.p50} ms, p99 <= ${wait.p99} ms (histogram bucket bounds), mean ${wait.mean.toFixed(2)} ms over ${wait.count} updates`)
+console.log(`store-before-relay target (<= 5 ms added at p99, end to end): ${added <= 5 ? 'met' : 'NOT met'}`)
 // Under the same offered load both deliver about 24,500 msg/s; 1% absorbs the slice edges.
 const met = a.messagesPerSecond >= b.messagesPerSecond * 0.99 && a.p99 <= b.p99 && a.deliveredFraction === 1
 console.log(`server target (throughput >= stock within 1%, p99 <= stock, nothing lost): ${met ? 'met' : 'NOT met'}`)

@@ -80,6 +80,7 @@ async function main(): Promise<void> {
       process.exit(1)
     }, SHUTDOWN_TIMEOUT_MS).unref()
     await server.close()
+    await writer.idle()
     await persistence.close()
     logger.info('stopped')
     process.exit(0)

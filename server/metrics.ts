@@ -13,7 +13,14 @@ export interface Gauges {
   uptimeSeconds: number
 }
 
+/** Upper bounds (ms) of the buckets of the time an update waits for its write before it is relayed. */
+export const COMMIT_BUCKETS_MS = [0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000] as const
+
 export class Metrics {
+  /** Per bucket of COMMIT_BUCKETS_MS (and one past the last): updates whose write took that long. */
+  readonly commitWaits: number[] = new Array<number>(COMMIT_BUCKETS_MS.length + 1).fill(0)
+  commitWaitSumMs = 0
+
   messagesIn = 0
   messagesOut = 0
   bytesIn = 0
@@ -35,9 +42,17 @@ export class Metrics {
   readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0 }
   readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0, storage_unavailable: 0 }
 
+  /** Counts one update that waited `ms` from being applied to being stored (and so relayable). */
+  observeCommitWait(ms: number): void {
+    let bucket = 0
+    while (bucket < COMMIT_BUCKETS_MS.length && ms > COMMIT_BUCKETS_MS[bucket]!) bucket += 1
+    this.commitWaits[bucket]! += 1
+    this.commitWaitSumMs += ms
+  }
+
   render(gauges: Gauges): string {
     const out: string[] = []
-    const metric = (name: string, type: 'counter' | 'gauge', help: string, samples: Array<[labels: string, value: number]>): void => {
+    const metric = (name: string, type: 'counter' | 'gauge' | 'histogram', help: string, samples: Array<[labels: string, value: number]>): void => {
       out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`)
       for (const [labels, value] of samples) out.push(`${name}${labels} ${value}`)
     }
@@ -61,6 +76,16 @@ export class Metrics {
     metric('cotext_storage_healthy', 'gauge', '1 while storage works; 0 from a failed write until every loaded room is written again.', [['', this.storageHealthy]])
     metric('cotext_storage_recoveries_total', 'counter', 'Times the store was reopened and every loaded room written again after a failed write.', [['', this.storageRecoveries]])
     metric('cotext_bad_stored_updates_total', 'counter', 'Stored updates that failed to apply when their room loaded (set aside, not deleted).', [['', this.badStoredUpdates]])
+    let cumulative = 0
+    const buckets: Array<[string, number]> = [...COMMIT_BUCKETS_MS, Number.POSITIVE_INFINITY].map((bound, index) => {
+      cumulative += this.commitWaits[index]!
+      return [`_bucket{le="${bound === Number.POSITIVE_INFINITY ? '+Inf' : bound / 1000}"}`, cumulative]
+    })
+    metric('cotext_commit_wait_seconds', 'histogram', 'Time from an update being applied to it being stored, which its relay waits for.', [
+      ...buckets,
+      ['_sum', this.commitWaitSumMs / 1000],
+      ['_count', cumulative],
+    ])
     metric('cotext_compactions_total', 'counter', 'Rooms whose stored updates were merged into one.', [['', this.compactions]])
     metric('cotext_rooms_loaded_total', 'counter', 'Rooms loaded from storage.', [['', this.roomsLoaded]])
     metric('cotext_rooms_unloaded_total', 'counter', 'Rooms stored and dropped from memory after their last client left.', [['', this.roomsUnloaded]])

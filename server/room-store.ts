@@ -131,9 +131,11 @@ export class RoomStore implements RecoverableRoom {
 
   private startWrite(update: Uint8Array, step: Step | null): void {
     this.writesInFlight += 1
+    const started = performance.now()
     void this.writer.append(this.name, update).then((stored) => {
       this.writesInFlight -= 1
       if (stored) {
+        this.options.metrics.observeCommitWait(performance.now() - started)
         if (++this.updatesSinceCompaction >= this.options.compactAfter) void this.compact()
       } else {
         this.unstored = true

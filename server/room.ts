@@ -115,10 +115,12 @@ export class Room {
   /** Resolves when every update applied so far is stored (after a storage failure: written again). */
   async whenStored(): Promise<void> {
     await this.loaded
+    // A recovery writes the whole room, so after it nothing is left unstored; but the store
+    // can fail again meanwhile.
     do {
       await this.store.idle()
       await this.context.writer.whenHealthy()
-    } while (this.store.hasUnstored)
+    } while (!this.context.writer.healthy)
   }
 
   destroy(): void {
