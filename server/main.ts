@@ -17,6 +17,7 @@ import { ConfigError, helpText, parseConfig } from './config.ts'
 import type { Config } from './config.ts'
 import { createLogger } from './log.ts'
 import { Metrics } from './metrics.ts'
+import { JournaledStore } from './journal.ts'
 import { LevelStore } from './persistence.ts'
 import { RoomRegistry } from './rooms.ts'
 import { createServer } from './server.ts'
@@ -43,9 +44,9 @@ async function main(): Promise<void> {
   const dataDir = resolve(config.dataDir)
   const metrics = new Metrics()
 
-  let persistence: LevelStore
+  let persistence: JournaledStore
   try {
-    persistence = await LevelStore.open(dataDir)
+    persistence = await JournaledStore.open(await LevelStore.open(dataDir), dataDir)
   } catch (error) {
     logger.fatal({ err: error, dataDir }, 'cannot open the data directory')
     process.exit(1)
