@@ -122,17 +122,16 @@ export class LevelStore implements Store {
   }
 
   async append(entries: readonly AppendEntry[]): Promise<void> {
+    for (const { room } of entries) await this.seqAfterLast(room)
+    // From here to the write nothing awaits: clocks are taken in one step, so a replace or load
+    // running meanwhile cannot hand them out again.
     const operations: BatchOperation[] = []
-    const next = new Map<string, number>()
     for (const { room, update } of entries) {
-      const seq = next.get(room) ?? (await this.seqAfterLast(room))
-      if (seq >= MAX_SEQ) throw new StorageError(`room ${JSON.stringify(room)} has no free update key left`)
+      const seq = this.takeSeq(room)
       if (seq === 0) operations.push({ type: 'put', key: stateVectorKey(room), value: this.stateVectorRecord(update) })
       operations.push({ type: 'put', key: updateKey(room, seq), value: update })
-      next.set(room, seq + 1)
     }
     await this.write(operations)
-    for (const [room, seq] of next) this.nextSeq.set(room, seq)
   }
 
   async replace(room: string, upTo: number, updates: readonly Uint8Array[]): Promise<void> {
@@ -144,15 +143,14 @@ export class LevelStore implements Store {
     // rest go after the room's last update (Yjs updates apply in any order).
     const slots = seqs.slice(Math.max(0, seqs.length - updates.length))
     const operations: BatchOperation[] = seqs.slice(0, seqs.length - slots.length).map((seq) => ({ type: 'del', key: updateKey(room, seq) }))
-    let next = await this.seqAfterLast(room)
+    await this.seqAfterLast(room)
     updates.forEach((update, index) => {
-      const seq = slots[index] ?? next++
+      const seq = slots[index] ?? this.takeSeq(room)
       operations.push({ type: 'put', key: updateKey(room, seq), value: update })
     })
     if (operations.length === 0) return
     if (updates.length > 0) operations.push({ type: 'put', key: stateVectorKey(room), value: this.stateVectorRecord(updates[0]!) })
     await this.write(operations)
-    this.nextSeq.set(room, next)
   }
 
   async setAside(room: string, seq: number, reason: string): Promise<void> {
@@ -192,13 +190,20 @@ export class LevelStore implements Store {
     }
   }
 
-  private async seqAfterLast(room: string): Promise<number> {
-    const known = this.nextSeq.get(room)
-    if (known !== undefined) return known
+  /** Makes sure the room's next free clock is known (reading the last one stored if not). */
+  private async seqAfterLast(room: string): Promise<void> {
+    if (this.nextSeq.has(room)) return
     const [last] = await this.db.iterator({ gte: updateKey(room, 0), lt: updateKey(room, MAX_SEQ), reverse: true, limit: 1, values: false }).all()
     const next = last === undefined ? 0 : (last[0][3] as number) + 1
-    this.nextSeq.set(room, next)
-    return next
+    this.nextSeq.set(room, Math.max(next, this.nextSeq.get(room) ?? 0))
+  }
+
+  /** Hands out the room's next free clock (known: see seqAfterLast); a failed write leaves a gap, which is harmless. */
+  private takeSeq(room: string): number {
+    const seq = this.nextSeq.get(room)!
+    if (seq >= MAX_SEQ) throw new StorageError(`room ${JSON.stringify(room)} has no free update key left`)
+    this.nextSeq.set(room, seq + 1)
+    return seq
   }
 
   /** y-leveldb's per-room index record (clock, state vector), which lists the stored rooms. */

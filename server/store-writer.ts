@@ -45,6 +45,9 @@ export class StoreWriter {
   private healthyNow = true
   private recovering: Promise<void> | null = null
   private idleWaiters: Array<() => void> = []
+  /** Replaces and set-asides, one after another, beside the appends. */
+  private others: Promise<void> = Promise.resolve()
+  private othersInFlight = 0
   /** Counts recoveries; a compaction read before one must not replace what recovery wrote. */
   epoch = 0
   /** The rooms recovery writes; the registry sets this. */
@@ -82,8 +85,16 @@ export class StoreWriter {
 
   /** Resolves once every operation asked for so far has finished. */
   idle(): Promise<void> {
-    if (!this.draining && this.queue.length === 0) return Promise.resolve()
+    if (this.isIdle()) return Promise.resolve()
     return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
+  private isIdle(): boolean {
+    return !this.draining && this.queue.length === 0 && this.othersInFlight === 0
+  }
+
+  private notifyIdle(): void {
+    if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve()
   }
 
   private enqueue(make: (resolve: (stored: boolean) => void) => Operation): Promise<boolean> {
@@ -108,13 +119,21 @@ export class StoreWriter {
         await this.writeAppends(this.queue.splice(0, end) as Array<Extract<Operation, { kind: 'append' }>>)
       } else {
         this.queue.shift()
-        await this.writeOther(first)
+        // A compaction or set-aside waits for LevelDB itself; appends must not wait behind it.
+        // It touches only clocks the room's appends no longer use, so either order gives the same log.
+        this.othersInFlight += 1
+        this.others = this.others
+          .then(() => this.writeOther(first))
+          .finally(() => {
+            this.othersInFlight -= 1
+            this.notifyIdle()
+          })
       }
       if (this.options.batchMs > 0 && this.queue.length > 0) await sleep(this.options.batchMs)
     }
     for (const operation of this.queue.splice(0)) operation.resolve(false)
     this.draining = false
-    for (const resolve of this.idleWaiters.splice(0)) resolve()
+    this.notifyIdle()
   }
 
   private async writeAppends(operations: Array<Extract<Operation, { kind: 'append' }>>): Promise<void> {
@@ -139,7 +158,7 @@ export class StoreWriter {
   }
 
   private async writeOther(operation: Exclude<Operation, { kind: 'append' }>): Promise<void> {
-    if (operation.kind === 'replace' && operation.epoch !== this.epoch) return operation.resolve(false)
+    if (!this.healthyNow || (operation.kind === 'replace' && operation.epoch !== this.epoch)) return operation.resolve(false)
     try {
       if (operation.kind === 'replace') await this.store.replace(operation.room, operation.upTo, operation.updates)
       else await this.store.setAside(operation.room, operation.seq, operation.reason)
@@ -154,6 +173,10 @@ export class StoreWriter {
   private fail(error: unknown, context: Record<string, unknown>): void {
     const { metrics, logger } = this.options
     metrics.storageErrors += 1
+    if (!this.healthyNow) {
+      logger.error({ err: error, ...context }, 'storage write failed while recovering')
+      return
+    }
     logger.error({ err: error, ...context }, 'storage write failed: closing every room\'s connections until the store is reopened and every room written again')
     this.healthyNow = false
     metrics.storageHealthy = 0
@@ -164,6 +187,7 @@ export class StoreWriter {
   private async recover(): Promise<void> {
     const { metrics, logger } = this.options
     let delay = this.options.retryMs ?? 200
+    await this.others
     for (let attempt = 1; ; attempt++) {
       await sleep(delay)
       try {

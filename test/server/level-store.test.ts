@@ -66,6 +66,19 @@ describe('LevelStore', () => {
     expect(await seqs(store, 'r')).toEqual([0, 1, 2])
   })
 
+  it('loses nothing when a replace and appends run at the same time', async () => {
+    const store = await openStore()
+    for (let i = 0; i < 4; i++) await store.append([{ room: 'r', update: insertUpdate(String(i), i + 1) }])
+    const merged = Y.mergeUpdates((await store.load('r')).map(({ update }) => update))
+    const replacing = store.replace('r', 3, [merged])
+    const appending = [store.append([{ room: 'r', update: insertUpdate('a', 10) }]), store.append([{ room: 'r', update: insertUpdate('b', 11) }])]
+    await Promise.all([replacing, ...appending])
+    await store.append([{ room: 'r', update: insertUpdate('c', 12) }])
+    const all = [0, 1, 2, 3].map((i) => insertUpdate(String(i), i + 1)).concat([insertUpdate('a', 10), insertUpdate('b', 11), insertUpdate('c', 12)])
+    expect(await textOfLog(store, 'r')).toBe(textOf(Y.mergeUpdates(all)))
+    expect(await seqs(store, 'r')).toEqual([3, 4, 5, 6])
+  })
+
   it('reads and writes y-leveldb\'s layout, and keeps working after a reopen', async () => {
     const dir = makeTempDir()
     const legacy = new LeveldbPersistence(dir)
