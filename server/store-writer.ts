@@ -30,9 +30,12 @@ type Operation =
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * The only path to the store: one operation at a time, in the order they were asked for.
- * Appends that queue up while a write runs (or within `batchMs`) go together in one atomic
- * write, each room's merged into one record (a group commit across rooms).
+ * The only path to the store, in two lanes. Appends, one write at a time in the order they were
+ * asked for: those that queue up during a write (or within `batchMs`) go together in one atomic
+ * write, each room's merged into one record (a group commit across rooms); each resolves in
+ * that order, which is what keeps relays in order of arrival. Replaces (compactions) and
+ * set-asides, one at a time beside them: they wait on LevelDB and touch only clocks that
+ * appends no longer use.
  *
  * After any failed write the store is unhealthy: queued and later operations resolve false
  * at once (nothing counts as stored that is not), `onUnhealthy` runs, and the writer reopens
