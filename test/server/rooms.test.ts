@@ -7,10 +7,10 @@ import { RoomRegistry } from '../../server/rooms.ts'
 import { createServer } from '../../server/server.ts'
 import type { RunningServer } from '../../server/server.ts'
 import { StoreWriter } from '../../server/store-writer.ts'
-import { connectClient, connectSynced, destroyAllClients, insertUpdate, openRaw, roundTrip, syncStep1, textOf } from './helpers/clients.ts'
+import { connectClient, connectSynced, destroyAllClients, insertUpdate, openRaw, roundTrip, syncStep1, textOf, updateMessage } from './helpers/clients.ts'
 import { GatedStore } from './helpers/gated-store.ts'
 import { makeTempDir, stopAllServers } from './helpers/server-process.ts'
-import { waitFor } from './helpers/wait-for.ts'
+import { sleep, waitFor } from './helpers/wait-for.ts'
 
 // Each test starts real server processes; a busy machine can make that slow.
 vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 })
@@ -67,6 +67,35 @@ describe('a room that is still loading', () => {
     expect(textOf(answer!.subarray(3))).toBe('stored text')
     raw.ws.close()
     other.ws.close()
+  })
+})
+
+describe('store before relay', () => {
+  it('sends nobody an update, or a sync answer holding it, before it is stored, and relays in order of arrival', async () => {
+    const { persistence, wsUrl } = await inProcess()
+    const sender = await openRaw(`${wsUrl}/order`)
+    const reader = await openRaw(`${wsUrl}/order`)
+    await roundTrip(sender.ws)
+    await roundTrip(reader.ws)
+    const release = persistence.hold('append')
+    const updates = ['a', 'b', 'c'].map((text, i) => insertUpdate(text, i + 1))
+    for (const update of updates) sender.ws.send(updateMessage(update))
+    await persistence.called('append')
+    // A newcomer's sync answer holds the updates, so it waits too. (Even the sender's own
+    // round trip waits, so only time can show that nothing was sent.)
+    const newcomer = await openRaw(`${wsUrl}/order`)
+    newcomer.ws.send(syncStep1(new Y.Doc()))
+    const received = reader.received.length
+    await sleep(200)
+    expect(reader.received.length).toBe(received)
+    expect(newcomer.received.filter((message) => message[0] === 0 && message[1] !== 0)).toEqual([])
+
+    release()
+    await waitFor(() => reader.received.length === received + 3, 'the three relays')
+    expect(reader.received.slice(received).map((message) => textOf(message.subarray(3)))).toEqual(['a', 'b', 'c'])
+    await waitFor(() => newcomer.received.some((message) => message[0] === 0 && message[1] === 1), 'the newcomer\'s answer')
+    expect(textOf(newcomer.received.find((message) => message[0] === 0 && message[1] === 1)!.subarray(3))).toBe(textOf(Y.mergeUpdates(updates)))
+    for (const socket of [sender, reader, newcomer]) socket.ws.close()
   })
 })
 
