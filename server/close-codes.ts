@@ -8,6 +8,8 @@
  * | 1001 | the server is shutting down (the client reconnects later)                 |
  * | 1009 | a frame was larger than MAX_MESSAGE_BYTES                                  |
  * | 1011 | the room's stored state could not be loaded                                |
+ * | 1013 | storage failed: the server is reopening it and writing every room again;   |
+ * |      | the stock client reconnects (with backoff) and re-sends what it has       |
  * | 4400 | malformed frame (not a y-protocols message), text frame, bad room name    |
  * | 4401 | token missing, malformed, tampered, signed with another secret or expired, |
  * |      | or the token of an open connection expired                                 |
@@ -26,6 +28,8 @@ export const CloseCode = {
   goingAway: 1001,
   messageTooBig: 1009,
   internalError: 1011,
+  /** "Try Again Later" (RFC 6455 registry): not in 4400–4499, so y-websocket reconnects. */
+  storageUnavailable: 1013,
   malformed: 4400,
   unauthorized: 4401,
   forbidden: 4403,

@@ -20,8 +20,10 @@ export interface Config {
   pingIntervalMs: number
   /** Stored updates per room after which the room's updates are merged into one. */
   compactAfter: number
-  /** Minimum time between two writes of one room; updates that arrive meanwhile are written together. */
+  /** Extra wait before each write to gather more updates into it (0: only those that arrive during the previous write). */
   storeBatchMs: number
+  /** false relays updates before they are stored; only for measuring what storing first costs. */
+  storeBeforeRelay: boolean
   webDir: string
   logLevel: LogLevel
   /** A connection whose unsent data passes this many bytes is dropped (a client that does not read). */
@@ -100,9 +102,9 @@ function origins(raw: string, source: string): string[] {
 
 function boolean(raw: string, source: string): boolean {
   const value = raw.trim().toLowerCase()
-  if (value === 'true' || value === '1') return true
-  if (value === 'false' || value === '0') return false
-  throw new ConfigError(`${source} must be true or false, got ${JSON.stringify(raw)}`)
+  if (value === 'on' || value === 'true' || value === '1') return true
+  if (value === 'off' || value === 'false' || value === '0') return false
+  throw new ConfigError(`${source} must be on or off (true or false), got ${JSON.stringify(raw)}`)
 }
 
 function logLevel(raw: string, source: string): LogLevel {
@@ -122,8 +124,9 @@ export const SETTINGS: readonly Setting[] = [
   },
   { key: 'maxMessageBytes', flag: 'max-message-bytes', env: 'MAX_MESSAGE_BYTES', fallback: String(16 * 1024 * 1024), help: 'largest accepted WebSocket message; larger ones close the connection with 1009', parse: integer(1024, 2 ** 31 - 1) },
   { key: 'pingIntervalMs', flag: 'ping-interval-ms', env: 'PING_INTERVAL_MS', fallback: '30000', help: 'ping every connection this often; one that misses a pong by the next ping is dropped', parse: integer(10, 3_600_000) },
-  { key: 'storeBatchMs', flag: 'store-batch-ms', env: 'STORE_BATCH_MS', fallback: '50', help: 'a room\'s first update is stored at once; later ones within this many ms are stored together', parse: integer(0, 10_000) },
-  { key: 'compactAfter', flag: 'compact-after', env: 'COMPACT_AFTER', fallback: '500', help: 'merge a room\'s stored updates into one after this many writes', parse: integer(2, 1_000_000) },
+  { key: 'storeBatchMs', flag: 'store-batch-ms', env: 'STORE_BATCH_MS', fallback: '0', help: 'wait this many ms before each write to gather more updates into it (every update is stored before it is relayed, so this adds to latency); 0 = one write per event-loop turn, plus whatever arrives during a write', parse: integer(0, 1000) },
+  { key: 'storeBeforeRelay', flag: 'store-first', env: 'STORE_FIRST', fallback: 'on', help: 'off relays updates before they are stored (a crash then loses edits others saw); only for measuring', parse: boolean },
+  { key: 'compactAfter', flag: 'compact-after', env: 'COMPACT_AFTER', fallback: '500', help: 'merge a room\'s stored updates after this many more are stored (into parts of <= 256 KiB)', parse: integer(2, 1_000_000) },
   { key: 'webDir', flag: 'web-dir', env: 'WEB_DIR', fallback: defaultWebDir, help: 'built web page served at / (a plain status page while it does not exist)', parse: text },
   { key: 'logLevel', flag: 'log-level', env: 'LOG_LEVEL', fallback: 'info', help: LOG_LEVELS.join(' | '), parse: logLevel },
   { key: 'maxBufferedBytes', flag: 'max-buffered-bytes', env: 'MAX_BUFFERED_BYTES', fallback: String(4 * 1024 * 1024), help: 'drop a connection whose unsent data passes this (a client that stopped reading)', parse: integer(65536, 2 ** 31 - 1) },

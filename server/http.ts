@@ -64,13 +64,15 @@ async function handle(context: HttpContext, request: IncomingMessage, response: 
   const { pathname } = new URL(request.url ?? '/', 'http://localhost')
   const uptimeSeconds = Math.round((performance.now() - context.startedAt) / 10) / 100
   if (pathname === '/healthz') {
+    // 503 while storage is failing: nothing new can be stored, so a balancer should look elsewhere.
+    const healthy = context.registry.storageHealthy
     const body = JSON.stringify({
-      status: 'ok',
+      status: healthy ? 'ok' : 'storage_unavailable',
       rooms: context.registry.size,
       connections: context.registry.connectionCount,
       uptime: uptimeSeconds,
     })
-    respond(request, response, 'application/json; charset=utf-8', body)
+    respond(request, response, 'application/json; charset=utf-8', body, healthy ? 200 : 503)
   } else if (pathname === '/metrics') {
     const body = context.metrics.render({ rooms: context.registry.size, connections: context.registry.connectionCount, uptimeSeconds })
     respond(request, response, 'text/plain; version=0.0.4; charset=utf-8', body)
@@ -79,7 +81,7 @@ async function handle(context: HttpContext, request: IncomingMessage, response: 
   }
 }
 
-function respond(request: IncomingMessage, response: ServerResponse, type: string, body: string): void {
-  response.writeHead(200, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' })
+function respond(request: IncomingMessage, response: ServerResponse, type: string, body: string, status = 200): void {
+  response.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' })
   response.end(request.method === 'HEAD' ? undefined : body)
 }

@@ -3,10 +3,12 @@ import type { Logger } from 'pino'
 import type { Config } from './config.ts'
 import { createLogger } from './log.ts'
 import { Metrics } from './metrics.ts'
-import { LevelPersistence } from './persistence.ts'
+import { JournaledStore } from './journal.ts'
+import { LevelStore } from './persistence.ts'
 import { RoomRegistry } from './rooms.ts'
 import { createServer } from './server.ts'
 import { settingsFromOptions } from './options.ts'
+import { StoreWriter } from './store-writer.ts'
 
 /**
  * The server as a function: what `npm start` runs, for an app that runs Cotext's server inside its
@@ -50,13 +52,14 @@ export async function startServer(options: ServerOptions = {}): Promise<CotextSe
   const dataDir = resolve(config.dataDir)
   const metrics = new Metrics()
 
-  let persistence: LevelPersistence
+  let persistence: JournaledStore
   try {
-    persistence = await LevelPersistence.open(dataDir)
+    persistence = await JournaledStore.open(await LevelStore.open(dataDir), dataDir)
   } catch (error) {
     throw new ServerStartError(`cannot open the data directory ${dataDir}: ${(error as Error).message}`, { cause: error })
   }
-  const registry = new RoomRegistry({ persistence, metrics, logger, compactAfter: config.compactAfter, storeBatchMs: config.storeBatchMs })
+  const writer = new StoreWriter(persistence, { metrics, logger, batchMs: config.storeBatchMs })
+  const registry = new RoomRegistry({ writer, metrics, logger, compactAfter: config.compactAfter, storeBeforeRelay: config.storeBeforeRelay })
 
   let server: Awaited<ReturnType<typeof createServer>>
   try {
@@ -75,6 +78,7 @@ export async function startServer(options: ServerOptions = {}): Promise<CotextSe
   const shutDown = async (): Promise<void> => {
     logger.info({ rooms: registry.size, connections: registry.connectionCount }, 'shutting down')
     await server.close()
+    await writer.idle()
     await persistence.close()
     logger.info('stopped')
   }

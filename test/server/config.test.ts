@@ -19,7 +19,8 @@ describe('parseConfig', () => {
       maxMessageBytes: 16 * 1024 * 1024,
       pingIntervalMs: 30000,
       compactAfter: 500,
-      storeBatchMs: 50,
+      storeBatchMs: 0,
+      storeBeforeRelay: true,
       webDir: true,
       logLevel: 'info',
       maxBufferedBytes: 4 * 1024 * 1024,
@@ -42,6 +43,7 @@ describe('parseConfig', () => {
       PING_INTERVAL_MS: '5000',
       COMPACT_AFTER: '50',
       STORE_BATCH_MS: '5',
+      STORE_FIRST: 'off',
       WEB_DIR: '/srv/web',
       LOG_LEVEL: 'WARN',
     }
@@ -54,6 +56,7 @@ describe('parseConfig', () => {
       pingIntervalMs: 5000,
       compactAfter: 50,
       storeBatchMs: 5,
+      storeBeforeRelay: false,
       webDir: '/srv/web',
       logLevel: 'warn',
       maxBufferedBytes: 4 * 1024 * 1024,
@@ -66,7 +69,7 @@ describe('parseConfig', () => {
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
-      '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--web-dir', 'w', '--log-level', 'silent',
+      '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--store-first', 'on', '--web-dir', 'w', '--log-level', 'silent',
     ]
     expect(config(flags, env)).toEqual({
       host: '::1',
@@ -77,6 +80,7 @@ describe('parseConfig', () => {
       pingIntervalMs: 10,
       compactAfter: 2,
       storeBatchMs: 0,
+      storeBeforeRelay: true,
       webDir: 'w',
       logLevel: 'silent',
       maxBufferedBytes: 4 * 1024 * 1024,
@@ -102,7 +106,7 @@ describe('parseConfig', () => {
     const bad = 'ALLOWED_ORIGINS must list origins like https://example.com:8080, separated by commas;'
     expect(() => parseConfig([], { ALLOWED_ORIGINS: 'https://a.com/path' })).toThrow(new ConfigError(`${bad} "https://a.com/path" is not one`))
     expect(() => parseConfig([], { ALLOWED_ORIGINS: 'a.com' })).toThrow(new ConfigError(`${bad} "a.com" is not one`))
-    expect(() => parseConfig([], { SERVE_SOURCE_MAPS: 'yes' })).toThrow(new ConfigError('SERVE_SOURCE_MAPS must be true or false, got "yes"'))
+    expect(() => parseConfig([], { SERVE_SOURCE_MAPS: 'yes' })).toThrow(new ConfigError('SERVE_SOURCE_MAPS must be on or off (true or false), got "yes"'))
   })
 
   it('treats an empty environment variable as unset', () => {
