@@ -1,6 +1,6 @@
 import * as Y from 'yjs'
 import pg from 'pg'
-import type { Persistence } from '../persistence.ts'
+import type { AppendEntry, Store, StoredUpdate } from '../persistence.ts'
 import { StorageError } from '../persistence.ts'
 import { STREAM_START, compareStreamIds } from './stream-id.ts'
 
@@ -9,7 +9,8 @@ import { STREAM_START, compareStreamIds } from './stream-id.ts'
  * last stream entry it includes (cluster mode); `cotext_updates` holds updates appended one by
  * one (a single process on DATABASE_URL without Redis). A room is its snapshot plus its updates;
  * compaction folds the updates, and in cluster mode the stream entries since the snapshot, into
- * a new snapshot in one transaction.
+ * a new snapshot in one transaction. `cotext_aside` keeps the stored updates (and stream entries)
+ * that fail to apply, out of every room's log, for inspection.
  */
 
 const SCHEMA = `
@@ -25,13 +26,23 @@ const SCHEMA = `
     data bytea NOT NULL
   );
   CREATE INDEX IF NOT EXISTS cotext_updates_room ON cotext_updates (room, id);
+  CREATE TABLE IF NOT EXISTS cotext_aside (
+    id bigserial PRIMARY KEY,
+    room text NOT NULL,
+    data bytea NOT NULL,
+    reason text NOT NULL,
+    set_aside_at timestamptz NOT NULL DEFAULT now()
+  );
 `
 /** Several processes start at once; CREATE … IF NOT EXISTS alone can still collide. */
 const SCHEMA_LOCK = 0x636f74657874
 
+/** Where a stored part of a room lives: its snapshot row, or one row of its updates (by id). */
+export type PgPart = { table: 'snapshot' } | { table: 'updates'; id: number }
+
 export interface StoredRoom {
-  /** Snapshot and updates merged into one update. */
-  state: Uint8Array
+  /** The snapshot (if any) first, then the updates in the order they were appended. */
+  parts: Array<{ where: PgPart; update: Uint8Array }>
   /** The last stream entry the snapshot includes. */
   streamId: string
 }
@@ -53,15 +64,6 @@ function applier(doc: Y.Doc, onBad: () => void): (update: Uint8Array) => void {
       onBad()
     }
   }
-}
-
-function merge(updates: readonly Uint8Array[], onBad: () => void): Uint8Array {
-  // Through a document rather than Y.mergeUpdates: the document drops deleted content.
-  const doc = new Y.Doc()
-  updates.forEach(applier(doc, onBad))
-  const state = Y.encodeStateAsUpdate(doc)
-  doc.destroy()
-  return state
 }
 
 export class PgStore {
@@ -90,14 +92,53 @@ export class PgStore {
 
   async load(room: string): Promise<StoredRoom> {
     const snapshot = await this.query<{ state: Buffer; stream_id: string }>('SELECT state, stream_id FROM cotext_rooms WHERE room = $1', [room])
-    const updates = await this.query<{ data: Buffer }>('SELECT data FROM cotext_updates WHERE room = $1 ORDER BY id', [room])
+    const updates = await this.query<{ id: string; data: Buffer }>('SELECT id, data FROM cotext_updates WHERE room = $1 ORDER BY id', [room])
     const row = snapshot.rows[0]
-    const parts = [...(row === undefined ? [] : [row.state]), ...updates.rows.map((update) => update.data)]
-    return { state: merge(parts, this.countBad), streamId: row?.stream_id ?? STREAM_START }
+    const parts: StoredRoom['parts'] = row === undefined ? [] : [{ where: { table: 'snapshot' }, update: row.state }]
+    for (const update of updates.rows) parts.push({ where: { table: 'updates', id: Number(update.id) }, update: update.data })
+    return { parts, streamId: row?.stream_id ?? STREAM_START }
   }
 
-  async append(room: string, update: Uint8Array): Promise<void> {
-    await this.query('INSERT INTO cotext_updates (room, data) VALUES ($1, $2)', [room, Buffer.from(update)])
+  /** Appends every entry as a row of `cotext_updates`, all in one transaction. */
+  async append(entries: readonly AppendEntry[]): Promise<void> {
+    await this.transaction(async (client) => {
+      for (const { room, update } of entries) await client.query('INSERT INTO cotext_updates (room, data) VALUES ($1, $2)', [room, Buffer.from(update)])
+    })
+  }
+
+  /**
+   * Replaces the room's snapshot and its updates with id <= `upTo` by `updates` (new rows after
+   * the room's others: Yjs updates apply in any order), in one transaction.
+   */
+  async replaceUpdates(room: string, upTo: number, updates: readonly Uint8Array[]): Promise<void> {
+    await this.transaction(async (client) => {
+      if (upTo >= 0) {
+        await client.query('DELETE FROM cotext_rooms WHERE room = $1', [room])
+        await client.query('DELETE FROM cotext_updates WHERE room = $1 AND id <= $2', [room, upTo])
+      }
+      for (const update of updates) await client.query('INSERT INTO cotext_updates (room, data) VALUES ($1, $2)', [room, Buffer.from(update)])
+    })
+  }
+
+  /** Moves a stored part of the room into `cotext_aside` with `reason`, in one transaction. */
+  async setAside(room: string, where: PgPart, reason: string): Promise<void> {
+    await this.transaction(async (client) => {
+      const moved =
+        where.table === 'snapshot'
+          ? await client.query('DELETE FROM cotext_rooms WHERE room = $1 RETURNING state AS data', [room])
+          : await client.query('DELETE FROM cotext_updates WHERE room = $1 AND id = $2 RETURNING data', [room, where.id])
+      for (const row of moved.rows as Array<{ data: Buffer }>) await client.query('INSERT INTO cotext_aside (room, data, reason) VALUES ($1, $2, $3)', [room, row.data, reason])
+    })
+  }
+
+  /** Keeps `data` (a stream entry that fails to apply) in `cotext_aside` with `reason`. */
+  async keepAside(room: string, data: Uint8Array, reason: string): Promise<void> {
+    await this.query('INSERT INTO cotext_aside (room, data, reason) VALUES ($1, $2, $3)', [room, Buffer.from(data), reason])
+  }
+
+  /** Resolves once PostgreSQL answers; rejects when it does not. */
+  async ping(): Promise<void> {
+    await this.query('SELECT 1', [])
   }
 
   /**
@@ -192,20 +233,34 @@ export class PgStore {
   }
 }
 
-/** A single process storing in PostgreSQL instead of LevelDB (DATABASE_URL without REDIS_URL). */
-export class PgPersistence implements Persistence {
+/**
+ * A single process storing in PostgreSQL instead of LevelDB (DATABASE_URL without REDIS_URL). A
+ * room's log is its snapshot row (sequence number 0, written only by cluster mode) and then its
+ * rows in `cotext_updates` (their ids); every write is one transaction, durable once committed.
+ */
+export class PgLogStore implements Store {
   constructor(readonly pg: PgStore) {}
 
-  async load(room: string): Promise<Uint8Array> {
-    return (await this.pg.load(room)).state
+  async load(room: string): Promise<StoredUpdate[]> {
+    const { parts } = await this.pg.load(room)
+    return parts.map(({ where, update }) => ({ seq: where.table === 'snapshot' ? 0 : where.id, update }))
   }
 
-  store(room: string, update: Uint8Array): Promise<void> {
-    return this.pg.append(room, update)
+  append(entries: readonly AppendEntry[]): Promise<void> {
+    return this.pg.append(entries)
   }
 
-  async compact(room: string): Promise<void> {
-    await this.pg.compact(room)
+  replace(room: string, upTo: number, updates: readonly Uint8Array[]): Promise<void> {
+    return this.pg.replaceUpdates(room, upTo, updates)
+  }
+
+  setAside(room: string, seq: number, reason: string): Promise<void> {
+    return this.pg.setAside(room, seq === 0 ? { table: 'snapshot' } : { table: 'updates', id: seq }, reason)
+  }
+
+  /** A pool holds no half-done write: a failed transaction is rolled back. Waits until PostgreSQL answers. */
+  reopen(): Promise<void> {
+    return this.pg.ping()
   }
 
   close(): Promise<void> {

@@ -60,8 +60,33 @@ export class RoomStreams {
 
   /** Appends one entry to the room's stream and resolves with its id once Redis has it. */
   async append(room: string, kind: EntryKind, data: Uint8Array): Promise<string> {
-    const args = ['XADD', roomStreamKey(room), '*', 'p', this.processId, 't', KIND_CODES[kind], 'd', Buffer.from(data).toString('base64')]
-    return String(await this.redis.sendCommand(args))
+    return String(await this.redis.sendCommand(this.xadd(room, kind, data)))
+  }
+
+  /**
+   * Appends one update entry per item, to each item's room, in one MULTI/EXEC (all or none), and
+   * resolves with their ids in the same order.
+   */
+  async appendAll(items: ReadonlyArray<{ room: string; update: Uint8Array }>): Promise<string[]> {
+    if (items.length === 1) return [await this.append(items[0]!.room, 'update', items[0]!.update)]
+    const multi = this.redis.multi()
+    for (const { room, update } of items) multi.addCommand(this.xadd(room, 'update', update))
+    const replies = await multi.exec()
+    return replies.map((reply) => String(reply))
+  }
+
+  /** The entry with id `id` (none when it is gone). */
+  async readRange(room: string, id: string): Promise<StreamEntry[]> {
+    return parseEntries(await this.redis.sendCommand(['XRANGE', roomStreamKey(room), id, id]))
+  }
+
+  /** Removes one entry (set aside elsewhere) from the room's stream. */
+  async remove(room: string, id: string): Promise<void> {
+    await this.redis.sendCommand(['XDEL', roomStreamKey(room), id])
+  }
+
+  private xadd(room: string, kind: EntryKind, data: Uint8Array): string[] {
+    return ['XADD', roomStreamKey(room), '*', 'p', this.processId, 't', KIND_CODES[kind], 'd', Buffer.from(data).toString('base64')]
   }
 
   /**

@@ -109,6 +109,14 @@ describe('npm run token', () => {
     expect(client.closes).toEqual([])
   })
 
+  it('names the user with --user (the token\'s sub)', () => {
+    const result = runToken(['--room', 'team/*', '--user', 'alice'])
+    expect(result.status).toBe(0)
+    expect(decodeJwt(result.stdout.trim())).toMatchObject({ room: 'team/*', mode: 'rw', sub: 'alice' })
+    const badRoom = runToken(['--room', 'team*'])
+    expect([badRoom.status, badRoom.stderr.split('\n')[0]]).toEqual([2, 'token: room: "team*" is neither a room name, * nor a prefix ending in /*'])
+  })
+
   it('explains what is missing or wrong and exits 2', () => {
     const noRoom = runToken(['--mode', 'ro'])
     expect([noRoom.status, noRoom.stdout, noRoom.stderr.split('\n')[0]]).toEqual([2, '', 'token: --room is required'])

@@ -3,7 +3,8 @@ import * as Y from 'yjs'
 import { Awareness } from 'y-protocols/awareness'
 import pino from 'pino'
 import pg from 'pg'
-import { ClusterPersistence } from '../../../server/cluster/cluster-persistence.ts'
+import { ClusterStore } from '../../../server/cluster/cluster-store.ts'
+import type { StoredUpdate } from '../../../server/persistence.ts'
 import { insertUpdate, textOf } from '../helpers/clients.ts'
 import { startPostgres, startRedis } from '../helpers/services.ts'
 import { waitFor } from '../helpers/wait-for.ts'
@@ -22,8 +23,8 @@ afterAll(async () => {
   await Promise.all([redis?.remove(), postgres?.remove()])
 })
 
-function open(): Promise<ClusterPersistence> {
-  return ClusterPersistence.open({ redisUrl: redis.url, databaseUrl: postgres.url, logger, trimMarginMs: 0 })
+function open(): Promise<ClusterStore> {
+  return ClusterStore.open({ redisUrl: redis.url, databaseUrl: postgres.url, logger, trimMarginMs: 0 })
 }
 
 async function storedRow(room: string): Promise<{ text: string; streamId: string } | null> {
@@ -33,6 +34,11 @@ async function storedRow(room: string): Promise<{ text: string; streamId: string
   await client.end()
   const row = result.rows[0]
   return row === undefined ? null : { text: textOf(row.state), streamId: row.stream_id }
+}
+
+/** The text of what a load handed out. */
+function loadedText(records: StoredUpdate[]): string {
+  return textOf(Y.mergeUpdates(records.map((record) => record.update)))
 }
 
 /** One update that appends `text` to what `after` holds, from a client of its own. */
@@ -46,14 +52,14 @@ function appendUpdate(after: Uint8Array, text: string): Uint8Array {
   return update
 }
 
-describe('ClusterPersistence', () => {
+describe('ClusterStore', () => {
   it('compacts a room into PostgreSQL with its stream position and trims what is stored', async () => {
     const node = await open()
     const room = 'unit/compact'
-    expect(textOf(await node.load(room))).toBe('')
+    expect(loadedText(await node.load(room))).toBe('')
     const first = insertUpdate('one;')
-    await node.store(room, first)
-    await node.store(room, appendUpdate(first, 'two;'))
+    await node.append([{ room, update: first }])
+    await node.append([{ room, update: appendUpdate(first, 'two;') }])
     expect(redis.cli('XLEN', `cotext:room:${room}`)).toBe('2')
     await node.compactNow(room)
     const row = await storedRow(room)
@@ -71,11 +77,11 @@ describe('ClusterPersistence', () => {
     const writer = await open()
     await writer.load(room)
     const first = insertUpdate('stored;')
-    await writer.store(room, first)
+    await writer.append([{ room, update: first }])
     await writer.compactNow(room)
-    await writer.store(room, appendUpdate(first, 'streamed;'))
+    await writer.append([{ room, update: appendUpdate(first, 'streamed;') }])
     const reader = await open()
-    expect(textOf(await reader.load(room))).toBe('stored;streamed;')
+    expect(loadedText(await reader.load(room))).toBe('stored;streamed;')
     await Promise.all([writer.close(), reader.close()])
   })
 
@@ -83,7 +89,7 @@ describe('ClusterPersistence', () => {
     const room = 'unit/lease'
     const node = await open()
     await node.load(room)
-    await node.store(room, insertUpdate('held;'))
+    await node.append([{ room, update: insertUpdate('held;') }])
     expect(redis.cli('SET', `cotext:lease:${room}`, 'another-process', 'PX', '60000')).toBe('OK')
     await node.compactNow(room)
     expect(await storedRow(room)).toBe(null)
@@ -98,7 +104,7 @@ describe('ClusterPersistence', () => {
     const room = 'unit/presence-only'
     const node = await open()
     await node.load(room)
-    await node.store(room, insertUpdate('text;'))
+    await node.append([{ room, update: insertUpdate('text;') }])
     await node.compactNow(room)
     const before = (await storedRow(room))!.streamId
     const id = redis.cli('XADD', `cotext:room:${room}`, '*', 'p', 'other-process', 't', 'a', 'd', Buffer.from([0]).toString('base64'))
@@ -116,12 +122,12 @@ describe('ClusterPersistence', () => {
     const room = 'unit/follow'
     const [follower, writer] = await Promise.all([open(), open()])
     const doc = new Y.Doc()
-    Y.applyUpdate(doc, await follower.load(room))
+    for (const { update } of await follower.load(room)) Y.applyUpdate(doc, update)
     const stop = follower.follow({ name: room, doc, awareness: new Awareness(doc) })
     await writer.load(room)
     const first = insertUpdate('from the other process;')
-    await writer.store(room, first)
-    await writer.store(room, appendUpdate(first, 'and more;'))
+    await writer.append([{ room, update: first }])
+    await writer.append([{ room, update: appendUpdate(first, 'and more;') }])
     await waitFor(() => doc.getText('text').toString() === 'from the other process;and more;', 'the follower to apply both entries')
     expect(follower.metrics.entriesRead).toBe(2)
     await follower.compactNow(room)
@@ -136,11 +142,11 @@ describe('ClusterPersistence', () => {
     const room = 'unit/close'
     const node = await open()
     await node.load(room)
-    await node.store(room, insertUpdate('kept on close;'))
+    await node.append([{ room, update: insertUpdate('kept on close;') }])
     await node.close()
     expect(redis.cli('FLUSHALL')).toBe('OK')
     const again = await open()
-    expect(textOf(await again.load(room))).toBe('kept on close;')
+    expect(loadedText(await again.load(room))).toBe('kept on close;')
     await again.close()
   })
 })

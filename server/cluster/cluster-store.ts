@@ -3,11 +3,12 @@ import { hostname } from 'node:os'
 import * as Y from 'yjs'
 import { createClient } from 'redis'
 import type { Logger } from 'pino'
-import type { Persistence } from '../persistence.ts'
+import type { AppendEntry, Store, StoredUpdate } from '../persistence.ts'
 import { StorageError } from '../persistence.ts'
 import { ClusterMetrics } from './cluster-metrics.ts'
 import { Heartbeat } from './heartbeat.ts'
 import { PgStore } from './pg-store.ts'
+import type { PgPart } from './pg-store.ts'
 import { RoomLink } from './room-link.ts'
 import type { RoomView } from './room-link.ts'
 import { RoomStreams } from './stream.ts'
@@ -36,6 +37,8 @@ export interface ClusterOptions {
   compactEveryMs?: number
   /** Entries younger than this (before the stored position) stay in the stream after a compaction. */
   trimMarginMs?: number
+  /** A room is compacted after this many appends by this process (besides the timer and unloading). */
+  compactAfter?: number
 }
 
 const DEFAULTS = {
@@ -44,10 +47,13 @@ const DEFAULTS = {
   presenceSweepMs: 2000,
   compactEveryMs: 30_000,
   trimMarginMs: 30_000,
+  compactAfter: 500,
 }
 const LEASE_MS = 30_000
 /** At start only: later outages are waited out, but a server that never reached Redis should say so. */
 const CONNECT_TIMEOUT_MS = 10_000
+/** How long one reopen attempt waits for Redis before the writer logs and tries again. */
+const REOPEN_TIMEOUT_MS = 5000
 const CLOSE_LEASE_WAIT_MS = 5000
 
 /** What this process knows of one room it has loaded since it started. */
@@ -63,10 +69,15 @@ interface RoomRecord {
   /** Entries seen since `storedId` (roughly: entries appended during a compaction stay counted), and when the oldest was added. */
   pending: number
   oldestPendingMs: number | null
+  /** Updates this process appended since the room's last compaction was started. */
+  appended: number
   link: RoomLink | null
   /** While the room is open here: its whole state and the stream position that state includes. */
   snapshot: (() => Snapshot) | null
 }
+
+/** Where a part handed out by `load` lives, so that it can be set aside. */
+type LoadedPart = { pg: PgPart } | { streamId: string }
 
 /** A room's document state with the last stream entry it includes. */
 interface Snapshot {
@@ -75,15 +86,21 @@ interface Snapshot {
 }
 
 /**
- * Cluster mode (REDIS_URL and DATABASE_URL) as the rooms see it. As their Persistence: loading
- * reads the snapshot from PostgreSQL and the room's stream after it; storing appends to the
- * stream (what every process reads); compacting, under a Redis lease so that one process at a
- * time does it, folds the stream into PostgreSQL and trims what is stored. As their follower:
- * the process's one blocking reader applies other processes' entries to the room. Presence of
- * a process that stopped its heartbeat is removed from every room.
+ * Cluster mode (REDIS_URL and DATABASE_URL) as the rooms see it. As their Store (behind the
+ * StoreWriter): loading reads the snapshot from PostgreSQL and the room's stream after it; an
+ * append is an XADD to each room's stream (several rooms: one MULTI/EXEC), stored once Redis has
+ * it, since that is what every process reads and what compaction folds into PostgreSQL. Under a
+ * Redis lease, so that one process at a time does it, this class compacts a room by writing it
+ * to PostgreSQL and trimming the stream up to what is stored; `replace` (the writer's recovery)
+ * therefore appends the whole state as one more entry rather than rewriting the log. As their
+ * follower: the process's one blocking reader applies other processes' entries to the room.
+ * Presence of a process that stopped its heartbeat is removed from every room.
  */
-export class ClusterPersistence implements Persistence, RoomFollower {
+export class ClusterStore implements Store, RoomFollower {
   private readonly rooms = new Map<string, RoomRecord>()
+  /** Per room, where each part its last load handed out lives, by sequence number. */
+  private readonly loadedParts = new Map<string, Map<number, LoadedPart>>()
+  private nextSeq = 1
   private readonly compacting = new Map<string, Promise<void>>()
   private readonly timers: NodeJS.Timeout[] = []
   private readonly timings: typeof DEFAULTS
@@ -110,7 +127,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
   }
 
   /** Connects to Redis and PostgreSQL (creating the tables) and starts the reader and the heartbeat. */
-  static async open(options: ClusterOptions): Promise<ClusterPersistence> {
+  static async open(options: ClusterOptions): Promise<ClusterStore> {
     const { logger } = options
     const processId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
     const redis: RedisClient = createClient({ url: options.redisUrl, socket: { reconnectStrategy: (retries) => Math.min(50 * (retries + 1), 500) } })
@@ -137,7 +154,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
       blocking.destroy()
       throw error
     }
-    const cluster = new ClusterPersistence(processId, new ClusterMetrics(), { redis, blocking, pg }, logger, options)
+    const cluster = new ClusterStore(processId, new ClusterMetrics(), { redis, blocking, pg }, logger, options)
     await cluster.heartbeat.start()
     redis.on('ready', () => {
       if (redisDown) logger.info('Redis connection back')
@@ -151,22 +168,21 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     return cluster
   }
 
-  async load(room: string): Promise<Uint8Array> {
+  async load(room: string): Promise<StoredUpdate[]> {
     const stored = await this.pg.load(room)
     const entries = await this.streams.readAfter(room, stored.streamId)
-    const doc = new Y.Doc()
-    Y.applyUpdate(doc, stored.state)
+    const parts = new Map<number, LoadedPart>()
+    const records: StoredUpdate[] = []
+    for (const { where, update } of stored.parts) {
+      parts.set(this.nextSeq, { pg: where })
+      records.push({ seq: this.nextSeq++, update })
+    }
     for (const entry of entries) {
       if (entry.kind !== 'update') continue
-      try {
-        Y.applyUpdate(doc, entry.data)
-      } catch (error) {
-        // One bad entry must not keep the room closed; it stays in the stream for a look.
-        this.logger.error({ room, entry: entry.id, err: error }, 'a stream entry does not apply; skipped')
-      }
+      parts.set(this.nextSeq, { streamId: entry.id })
+      records.push({ seq: this.nextSeq++, update: entry.data })
     }
-    const state = Y.encodeStateAsUpdate(doc)
-    doc.destroy()
+    this.loadedParts.set(room, parts)
     const last = entries[entries.length - 1]
     const previous = this.rooms.get(room)
     this.rooms.set(room, {
@@ -177,22 +193,63 @@ export class ClusterPersistence implements Persistence, RoomFollower {
       backlog: entries.filter((entry) => entry.kind === 'awareness' && entry.processId !== this.processId),
       pending: entries.length,
       oldestPendingMs: entries.length > 0 ? streamIdTime(entries[0]!.id) : (previous?.oldestPendingMs ?? null),
+      appended: previous?.appended ?? 0,
       link: null,
       snapshot: null,
     })
-    return state
+    return records
   }
 
-  async store(room: string, update: Uint8Array): Promise<void> {
-    await this.append(room, 'update', update)
+  /** Appends each entry to its room's stream, all in one MULTI/EXEC; stored once Redis has them. */
+  async append(entries: readonly AppendEntry[]): Promise<void> {
+    let ids: string[]
+    try {
+      ids = await this.streams.appendAll(entries)
+    } catch (error) {
+      this.metrics.redisErrors += 1
+      throw new StorageError(`appending to the streams of ${entries.length} room(s) failed: ${(error as Error).message}`)
+    }
+    this.metrics.entriesWritten += entries.length
+    entries.forEach(({ room }, index) => {
+      const record = this.rooms.get(room)
+      if (record === undefined) return
+      this.notePending(record, ids[index]!)
+      if (++record.appended >= this.timings.compactAfter) {
+        record.appended = 0
+        void this.compactNow(room)
+      }
+    })
   }
 
   /**
-   * Starts folding the room's stream into PostgreSQL and returns at once: the room's appends
-   * must not wait behind a compaction (the stream is what they need, and it is there).
+   * The writer's recovery (and nothing else: rooms leave compaction to this class) writes a
+   * room's whole state here. The stream only grows, so the state goes in as one more entry; what
+   * it replaces is contained in it, and the next compaction folds both into PostgreSQL.
    */
-  async compact(room: string): Promise<void> {
-    void this.compactNow(room)
+  async replace(room: string, _upTo: number, updates: readonly Uint8Array[]): Promise<void> {
+    if (updates.length > 0) await this.append(updates.map((update) => ({ room, update })))
+  }
+
+  /** Moves a part the room's last load handed out to PostgreSQL's `cotext_aside`, out of the room. */
+  async setAside(room: string, seq: number, reason: string): Promise<void> {
+    const part = this.loadedParts.get(room)?.get(seq)
+    if (part === undefined) throw new StorageError(`room ${JSON.stringify(room)} has no loaded part ${seq} to set aside`)
+    if ('pg' in part) {
+      await this.pg.setAside(room, part.pg, reason)
+      return
+    }
+    const [entry] = await this.redisCall(() => this.streams.readRange(room, part.streamId))
+    if (entry === undefined) return // Trimmed or set aside meanwhile: nothing left to move.
+    await this.pg.keepAside(room, entry.data, reason)
+    await this.redisCall(() => this.streams.remove(room, part.streamId))
+  }
+
+  /**
+   * A stream append is all or nothing, so there is nothing half-done to clean up: waits until
+   * Redis answers again (the client reconnects by itself), for at most REOPEN_TIMEOUT_MS per try.
+   */
+  async reopen(): Promise<void> {
+    await withTimeout(this.redisCall(() => this.services.redis.ping()), REOPEN_TIMEOUT_MS, `Redis did not answer within ${REOPEN_TIMEOUT_MS / 1000} s`)
   }
 
   /** Folds the room's stream into PostgreSQL, unless another process holds the lease for longer than `waitMs`. */
@@ -208,7 +265,7 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     const record = this.rooms.get(room.name)
     if (record === undefined) throw new Error(`room ${JSON.stringify(room.name)} follows before it was loaded`)
     const link = new RoomLink(room, (update) => {
-      this.append(room.name, 'awareness', update).catch((error: unknown) => {
+      this.appendEntry(room.name, 'awareness', update).catch((error: unknown) => {
         this.logger.warn({ room: room.name, err: error }, 'publishing presence failed')
       })
     })
@@ -246,17 +303,21 @@ export class ClusterPersistence implements Persistence, RoomFollower {
     await this.pg.close()
   }
 
-  private async append(room: string, kind: 'update' | 'awareness', data: Uint8Array): Promise<void> {
-    let id: string
-    try {
-      id = await this.streams.append(room, kind, data)
-    } catch (error) {
-      this.metrics.redisErrors += 1
-      throw new StorageError(`appending to the stream of room ${JSON.stringify(room)} failed: ${(error as Error).message}`)
-    }
+  private async appendEntry(room: string, kind: 'update' | 'awareness', data: Uint8Array): Promise<void> {
+    const id = await this.redisCall(() => this.streams.append(room, kind, data))
     this.metrics.entriesWritten += 1
     const record = this.rooms.get(room)
     if (record !== undefined) this.notePending(record, id)
+  }
+
+  /** Runs a Redis command, counting and rewording its failure. */
+  private async redisCall<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command()
+    } catch (error) {
+      this.metrics.redisErrors += 1
+      throw new StorageError(`Redis: ${(error as Error).message}`)
+    }
   }
 
   private notePending(record: RoomRecord, id: string): void {
@@ -306,7 +367,10 @@ export class ClusterPersistence implements Persistence, RoomFollower {
       if (record !== undefined && !needsCompaction(record)) {
         record.pending = 0
         record.oldestPendingMs = null
-        if (record.link === null) this.rooms.delete(room)
+        if (record.link === null) {
+          this.rooms.delete(room)
+          this.loadedParts.delete(room)
+        }
       }
       if (result.written) {
         this.metrics.compactions += 1
