@@ -153,6 +153,25 @@ describe('three server processes on one Redis and one PostgreSQL', () => {
     expectedRooms.set(room, a1.text.toString())
   })
 
+  it('treats an append Redis rejects as a failed write: closes its clients with 1013 and answers 503 until every room is appended again', async () => {
+    const room = 'cluster/rejected'
+    const [writer, reader] = await Promise.all([join(servers[0]!, room), join(servers[1]!, room)])
+    writer.text.insert(0, 'stored;')
+    await waitFor(() => converged([writer, reader], 'stored;'), 'the first edit on both processes')
+    // Over maxmemory with the default noeviction policy, Redis refuses every write.
+    expect(redis.cli('CONFIG', 'SET', 'maxmemory', '1')).toBe('OK')
+    writer.text.insert(writer.text.length, 'refused;')
+    await waitFor(() => writer.closes.some((close) => close.code === 1013), 'the writer to be closed with 1013')
+    expect((await fetch(`${servers[0]!.url}/healthz`)).status).toBe(503)
+    expect(reader.text.toString()).toBe('stored;')
+    expect(redis.cli('CONFIG', 'SET', 'maxmemory', '0')).toBe('OK')
+    // Recovery appends the room's whole state; the writer reconnects and both converge.
+    await waitFor(() => converged([writer, reader], 'stored;refused;'), 'both clients to converge after recovery', 15_000)
+    expect((await fetch(`${servers[0]!.url}/healthz`)).status).toBe(200)
+    expect(await metric(servers[0]!, 'cotext_storage_recoveries_total')).toBe(1)
+    expectedRooms.set(room, 'stored;refused;')
+  })
+
   it('loses nothing when a process is killed while others type; its clients move and its presence goes within 15 s', async () => {
     const room = 'cluster/kill'
     const [victim, survivorA, survivorB] = servers as [ServerProcess, ServerProcess, ServerProcess]
@@ -205,7 +224,7 @@ describe('three server processes on one Redis and one PostgreSQL', () => {
     expect(redis.cli('FLUSHALL')).toBe('OK')
     expect(redis.cli('DBSIZE')).toBe('0')
     const restarted = await startNode()
-    expect(expectedRooms.size).toBe(5)
+    expect(expectedRooms.size).toBe(6)
     for (const [room, text] of expectedRooms) {
       const client = await join(restarted, room)
       expect([room, client.text.toString()]).toEqual([room, text])
