@@ -36,6 +36,9 @@ async function storedRow(room: string): Promise<{ text: string; streamId: string
   return row === undefined ? null : { text: textOf(row.state), streamId: row.stream_id }
 }
 
+/** Bytes that are no Yjs update. */
+const GARBAGE = new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])
+
 /** The text of what a load handed out. */
 function loadedText(records: StoredUpdate[]): string {
   return textOf(Y.mergeUpdates(records.map((record) => record.update)))
@@ -148,5 +151,46 @@ describe('ClusterStore', () => {
     const again = await open()
     expect(loadedText(await again.load(room))).toBe('kept on close;')
     await again.close()
+  })
+
+  it('appends the entries of several rooms in one call, one stream entry each', async () => {
+    const node = await open()
+    await node.append([{ room: 'unit/multi-a', update: insertUpdate('a;') }, { room: 'unit/multi-b', update: insertUpdate('b;') }])
+    expect([redis.cli('XLEN', 'cotext:room:unit/multi-a'), redis.cli('XLEN', 'cotext:room:unit/multi-b')]).toEqual(['1', '1'])
+    expect(node.metrics.entriesWritten).toBe(2)
+    await node.close()
+  })
+
+  it('writes a room again (the writer\'s recovery) as one more entry holding the whole state', async () => {
+    const room = 'unit/replace'
+    const node = await open()
+    await node.load(room)
+    const first = insertUpdate('one;')
+    await node.append([{ room, update: first }])
+    const whole = appendUpdate(first, 'two;')
+    await node.replace(room, Number.MAX_SAFE_INTEGER, [Y.mergeUpdates([first, whole])])
+    expect(redis.cli('XLEN', `cotext:room:${room}`)).toBe('2')
+    expect(loadedText(await node.load(room))).toBe('one;two;')
+    await node.close()
+  })
+
+  it('sets a stream entry that does not apply aside in PostgreSQL and deletes it from the stream', async () => {
+    const room = 'unit/aside'
+    const node = await open()
+    await node.load(room)
+    await node.append([{ room, update: insertUpdate('good;') }])
+    const badId = redis.cli('XADD', `cotext:room:${room}`, '*', 'p', 'other-process', 't', 'u', 'd', Buffer.from(GARBAGE).toString('base64'))
+    const loaded = await node.load(room)
+    expect(loaded.map(({ update }) => update.length === GARBAGE.length && update.every((byte, index) => byte === GARBAGE[index]))).toEqual([false, true])
+    await node.setAside(room, loaded[1]!.seq, 'Error: Unexpected end of array')
+    expect(redis.cli('XRANGE', `cotext:room:${room}`, badId, badId)).toBe('')
+    expect(redis.cli('XLEN', `cotext:room:${room}`)).toBe('1')
+    const client = new pg.Client({ connectionString: postgres.url })
+    await client.connect()
+    const aside = await client.query<{ data: Buffer; reason: string }>('SELECT data, reason FROM cotext_aside WHERE room = $1', [room])
+    await client.end()
+    expect(aside.rows.map(({ data, reason }) => ({ data: [...data], reason }))).toEqual([{ data: [...GARBAGE], reason: 'Error: Unexpected end of array' }])
+    expect(loadedText(await node.load(room))).toBe('good;')
+    await node.close()
   })
 })
