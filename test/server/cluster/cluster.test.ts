@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import pg from 'pg'
 import { WebSocket } from 'ws'
 import { WebsocketProvider } from 'y-websocket'
 import { signToken } from '../../../server/auth.ts'
@@ -249,5 +250,19 @@ describe('settings', () => {
     const again = await startServer({ env: { DATABASE_URL: postgres.url } })
     const reader = await connectSynced(again.wsUrl, 'single/pg')
     expect(reader.text.toString()).toBe('kept in PostgreSQL')
+  })
+  it('sets a stored update that does not apply aside in PostgreSQL alone, and serves the rest of the room', async () => {
+    const room = 'single/bad'
+    const client = new pg.Client({ connectionString: postgres.url })
+    await client.connect()
+    await client.query('CREATE TABLE IF NOT EXISTS cotext_updates (id bigserial PRIMARY KEY, room text NOT NULL, data bytea NOT NULL)')
+    for (const data of [insertUpdate('kept', 1), new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])]) await client.query('INSERT INTO cotext_updates (room, data) VALUES ($1, $2)', [room, Buffer.from(data)])
+    const single = await startServer({ env: { DATABASE_URL: postgres.url } })
+    const reader = await connectSynced(single.wsUrl, room)
+    expect(reader.text.toString()).toBe('kept')
+    expect(await metric(single, 'cotext_bad_stored_updates_total')).toBe(1)
+    await waitFor(async () => (await client.query('SELECT 1 FROM cotext_aside WHERE room = $1', [room])).rows.length === 1, 'the bad update to be set aside')
+    expect((await client.query('SELECT data FROM cotext_updates WHERE room = $1', [room])).rows.length).toBe(1)
+    await client.end()
   })
 })
