@@ -19,8 +19,8 @@ import { compareStreamIds, streamIdBefore, streamIdTime } from './stream-id.ts'
 /**
  * Where a room learns of its stream: the Room calls `follow` once loaded and the returned
  * function when destroyed. The room must apply a client's update to its document no later than
- * it hands the update to `store`: an open room is compacted from its document at the reader's
- * position, which may already be past this process's own entries.
+ * it hands the update to the writer (which appends it): an open room is compacted from its
+ * document at the reader's position, which may already be past this process's own entries.
  */
 export interface RoomFollower {
   follow(room: RoomView): () => void
@@ -233,7 +233,12 @@ export class ClusterStore implements Store, RoomFollower {
   /** Moves a part the room's last load handed out to PostgreSQL's `cotext_aside`, out of the room. */
   async setAside(room: string, seq: number, reason: string): Promise<void> {
     const part = this.loadedParts.get(room)?.get(seq)
-    if (part === undefined) throw new StorageError(`room ${JSON.stringify(room)} has no loaded part ${seq} to set aside`)
+    if (part === undefined) {
+      // A later load handed out new numbers; not a failed write (that would make the writer
+      // recover): the part stays where it is and is found again by the next load.
+      this.logger.warn({ room, seq }, 'a part to set aside is no longer known; left in place')
+      return
+    }
     if ('pg' in part) {
       await this.pg.setAside(room, part.pg, reason)
       return
