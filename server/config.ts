@@ -38,6 +38,10 @@ export interface Config {
   allowedOrigins: string[]
   /** Whether `.map` files under the web folder are served. */
   serveSourceMaps: boolean
+  /** Cluster mode: rooms on this Redis's streams (requires databaseUrl). */
+  redisUrl: string | null
+  /** Rooms stored in this PostgreSQL instead of LevelDB. */
+  databaseUrl: string | null
 }
 
 export type ParseResult = { help: true } | { help: false; config: Config }
@@ -136,6 +140,8 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'maxConnectionsPerAddress', flag: 'max-connections-per-address', env: 'MAX_CONNECTIONS_PER_ADDRESS', fallback: '1000', help: 'more connections from one client address are closed with 4429', parse: integer(1, 1_000_000) },
   { key: 'allowedOrigins', flag: 'allowed-origins', env: 'ALLOWED_ORIGINS', fallback: '', help: 'comma-separated origins besides the server\'s own whose pages may connect (others get 403)', parse: origins },
   { key: 'serveSourceMaps', flag: 'serve-source-maps', env: 'SERVE_SOURCE_MAPS', fallback: 'false', help: 'serve the web page\'s .map files (true | false)', parse: boolean },
+  { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', fallback: null, help: 'cluster mode: redis://host:port whose streams carry every room between server processes (needs DATABASE_URL)', parse: text },
+  { key: 'databaseUrl', flag: 'database-url', env: 'DATABASE_URL', fallback: null, help: 'postgres://… where rooms are stored instead of LevelDB (required in cluster mode)', parse: text },
 ]
 
 /**
@@ -161,6 +167,7 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
     else if (envValue !== undefined && envValue !== '') config[setting.key] = setting.parse(envValue, setting.env)
     else config[setting.key] = setting.fallback === null ? null : setting.parse(setting.fallback, `default ${setting.env}`)
   }
+  if (config.redisUrl != null && config.databaseUrl == null) throw new ConfigError('REDIS_URL (cluster mode) needs DATABASE_URL: PostgreSQL is where the rooms are stored')
   return { help: false, config: config as Config }
 }
 

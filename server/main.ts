@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm start` and the `cotext-server` bin: Cotext's server. Every room is a y-websocket endpoint,
- * `ws://HOST:PORT/<room>`, stored in LevelDB under DATA_DIR; GET / serves the web page, /healthz
+ * `ws://HOST:PORT/<room>`, stored in LevelDB under DATA_DIR (PostgreSQL with DATABASE_URL; several
+ * processes on Redis streams with REDIS_URL too: README, "Running several servers"); GET / serves the web page, /healthz
  * and /metrics report. The server itself is startServer (start.ts); this file is the command line.
  *
  * Settings: `--help` (see config.ts). Close codes: close-codes.ts. Tokens: token.ts.

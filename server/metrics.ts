@@ -42,6 +42,9 @@ export class Metrics {
   readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0, awareness_too_large: 0, rate_limited: 0, token_expired: 0 }
   readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0, slow_reader: 0, pending_limit: 0, token_expired: 0, storage_unavailable: 0 }
 
+  /** More samples in the same format, appended as they are (cluster mode's). */
+  readonly sections: Array<() => string> = []
+
   /** Counts one update that waited `ms` from being applied to being stored (and so relayable). */
   observeCommitWait(ms: number): void {
     let bucket = 0
@@ -93,6 +96,6 @@ export class Metrics {
     const cpu = process.cpuUsage()
     metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', [['', memory.rss]])
     metric('process_cpu_seconds_total', 'counter', 'User and system CPU time spent in seconds.', [['', (cpu.user + cpu.system) / 1e6]])
-    return `${out.join('\n')}\n`
+    return `${out.join('\n')}\n${this.sections.map((section) => section()).join('')}`
   }
 }

@@ -16,6 +16,8 @@ import {
 } from './protocol.ts'
 import { RoomStore } from './room-store.ts'
 import type { StoreWriter } from './store-writer.ts'
+import type { RoomFollower } from './cluster/cluster-store.ts'
+import { REMOTE_ORIGIN } from './cluster/origin.ts'
 
 export interface RoomContext {
   writer: StoreWriter
@@ -24,6 +26,8 @@ export interface RoomContext {
   compactAfter: number
   /** false relays before storing; only to measure what storing first costs. */
   storeBeforeRelay: boolean
+  /** Cluster mode: makes the loaded room follow its stream. */
+  follower?: RoomFollower
 }
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] }
@@ -49,6 +53,7 @@ export class Room {
   private readonly store: RoomStore
   private readonly logger: Logger
   private state: 'loading' | 'ready' | 'failed' | 'destroyed' = 'loading'
+  private unfollow: (() => void) | null = null
 
   constructor(
     readonly name: string,
@@ -126,6 +131,8 @@ export class Room {
   destroy(): void {
     if (this.state === 'destroyed') return
     this.state = 'destroyed'
+    // First: in cluster mode it may store the document, which must still be whole.
+    this.unfollow?.()
     this.doc.off('update', this.onUpdate)
     this.awareness.off('update', this.onAwarenessUpdate)
     this.awareness.destroy()
@@ -152,6 +159,7 @@ export class Room {
     this.state = 'ready'
     // Only now: while loading, a listener would make Yjs encode every stored update once more.
     this.doc.on('update', this.onUpdate)
+    this.unfollow = this.context.follower?.follow(this) ?? null
     metrics.roomsLoaded += 1
     this.logger.debug({ connections: this.connections.size }, 'room loaded')
     // Greet everyone before replaying anyone's frames, so that what those frames change
@@ -266,7 +274,9 @@ export class Room {
   private readonly onUpdate = (update: Uint8Array, origin: unknown): void => {
     if (origin === LOAD_ORIGIN) return
     const message = encodeUpdate(update)
-    this.store.commit(update, () => this.broadcast(message, origin))
+    // Another process's update, read from the room's stream: stored already, so relayed at once.
+    if (origin === REMOTE_ORIGIN) this.broadcast(message, origin)
+    else this.store.commit(update, () => this.broadcast(message, origin))
   }
 
   private readonly onAwarenessUpdate = ({ added, updated, removed }: AwarenessChange, origin: unknown): void => {

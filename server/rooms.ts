@@ -5,6 +5,7 @@ import type { Metrics } from './metrics.ts'
 import { Room } from './room.ts'
 import type { RoomContext } from './room.ts'
 import type { StoreWriter } from './store-writer.ts'
+import type { RoomFollower } from './cluster/cluster-store.ts'
 
 export interface RoomRegistryOptions {
   /** Every write goes through it; the registry hands it the rooms to write again after a failure. */
@@ -15,6 +16,8 @@ export interface RoomRegistryOptions {
   compactAfter: number
   /** false relays updates before they are stored: only to measure what storing first costs. */
   storeBeforeRelay?: boolean
+  /** Cluster mode: makes each loaded room follow its stream. */
+  follower?: RoomFollower
 }
 
 /**

@@ -3,8 +3,8 @@ import type { Logger } from 'pino'
 import type { Config } from './config.ts'
 import { createLogger } from './log.ts'
 import { Metrics } from './metrics.ts'
-import { JournaledStore } from './journal.ts'
-import { LevelStore } from './persistence.ts'
+import { openStore } from './cluster/open-store.ts'
+import type { OpenedStore } from './cluster/open-store.ts'
 import { RoomRegistry } from './rooms.ts'
 import { createServer } from './server.ts'
 import { settingsFromOptions } from './options.ts'
@@ -36,7 +36,7 @@ export interface CotextServer {
   close(): Promise<void>
 }
 
-/** The server could not start: the data directory is held or unusable, or the port is taken. */
+/** The server could not start: the data directory is held or unusable, Redis or PostgreSQL cannot be reached, or the port is taken. */
 export class ServerStartError extends Error {
   override name = 'ServerStartError'
 }
@@ -52,14 +52,25 @@ export async function startServer(options: ServerOptions = {}): Promise<CotextSe
   const dataDir = resolve(config.dataDir)
   const metrics = new Metrics()
 
-  let persistence: JournaledStore
+  let opened: OpenedStore
   try {
-    persistence = await JournaledStore.open(await LevelStore.open(dataDir), dataDir)
+    opened = await openStore({ ...config, dataDir }, logger)
   } catch (error) {
-    throw new ServerStartError(`cannot open the data directory ${dataDir}: ${(error as Error).message}`, { cause: error })
+    const where = config.databaseUrl === null ? `cannot open the data directory ${dataDir}` : config.redisUrl === null ? 'cannot reach PostgreSQL' : 'cannot reach Redis or PostgreSQL'
+    throw new ServerStartError(`${where}: ${(error as Error).message}`, { cause: error })
   }
+  const persistence = opened.store
+  if (opened.metrics !== undefined) metrics.sections.push(opened.metrics)
   const writer = new StoreWriter(persistence, { metrics, logger, batchMs: config.storeBatchMs })
-  const registry = new RoomRegistry({ writer, metrics, logger, compactAfter: config.compactAfter, storeBeforeRelay: config.storeBeforeRelay })
+  const registry = new RoomRegistry({
+    writer,
+    metrics,
+    logger,
+    // Cluster mode compacts into PostgreSQL under a lease (ClusterStore), after COMPACT_AFTER appends.
+    compactAfter: opened.roomsCompact ? config.compactAfter : Number.POSITIVE_INFINITY,
+    storeBeforeRelay: config.storeBeforeRelay,
+    follower: opened.follower,
+  })
 
   let server: Awaited<ReturnType<typeof createServer>>
   try {
@@ -72,7 +83,7 @@ export async function startServer(options: ServerOptions = {}): Promise<CotextSe
   const auth = config.authSecret !== null
   if (!auth) logger.warn('AUTH_SECRET is not set: the server is OPEN, anyone who can reach it can read and write every room')
   // Last of the start-up lines, so that whoever waits for it has seen the others.
-  logger.info({ url: server.url, port: server.port, host: config.host, dataDir, auth, webDir: config.webDir }, 'listening')
+  logger.info({ url: server.url, port: server.port, host: config.host, ...opened.description, auth, webDir: config.webDir }, 'listening')
 
   let closing: Promise<void> | null = null
   const shutDown = async (): Promise<void> => {

@@ -30,6 +30,8 @@ describe('parseConfig', () => {
       maxConnectionsPerAddress: 1000,
       allowedOrigins: [],
       serveSourceMaps: false,
+      redisUrl: null,
+      databaseUrl: null,
     })
   })
 
@@ -46,6 +48,8 @@ describe('parseConfig', () => {
       STORE_FIRST: 'off',
       WEB_DIR: '/srv/web',
       LOG_LEVEL: 'WARN',
+      REDIS_URL: 'redis://r:6379',
+      DATABASE_URL: 'postgres://p/db',
     }
     expect(config([], env)).toEqual({
       host: '0.0.0.0',
@@ -66,10 +70,13 @@ describe('parseConfig', () => {
       maxConnectionsPerAddress: 1000,
       allowedOrigins: [],
       serveSourceMaps: false,
+      redisUrl: 'redis://r:6379',
+      databaseUrl: 'postgres://p/db',
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
       '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--store-first', 'on', '--web-dir', 'w', '--log-level', 'silent',
+      '--redis-url', 'redis://q:1', '--database-url', 'postgres://q/db',
     ]
     expect(config(flags, env)).toEqual({
       host: '::1',
@@ -90,8 +97,15 @@ describe('parseConfig', () => {
       maxConnectionsPerAddress: 1000,
       allowedOrigins: [],
       serveSourceMaps: false,
+      redisUrl: 'redis://q:1',
+      databaseUrl: 'postgres://q/db',
     })
     expect(config(['--port=99'], {}).port).toBe(99)
+  })
+
+  it('refuses cluster mode without PostgreSQL', () => {
+    expect(() => config([], { REDIS_URL: 'redis://r:6379' })).toThrow(new ConfigError('REDIS_URL (cluster mode) needs DATABASE_URL: PostgreSQL is where the rooms are stored'))
+    expect(config([], { DATABASE_URL: 'postgres://p/db' })).toMatchObject({ redisUrl: null, databaseUrl: 'postgres://p/db' })
   })
 
   it('reads the limits, the allowed origins and the source-map switch', () => {
