@@ -15,7 +15,12 @@ export interface InputHost {
   readonly clipboard: SystemClipboard
   /** The user acted in the editor (typed, moved, clicked): stop following a peer. */
   didLocalInput(): void
+  /** F1: open the key help. */
+  showKeyHelp(): void
 }
+
+export const TAB_MOVES_FOCUS_ON = 'Tab moves focus (Ctrl+M: Tab indents again)'
+export const TAB_MOVES_FOCUS_OFF = 'Tab indents (Ctrl+M: Tab moves focus)'
 
 /**
  * Keyboard, text and clipboard input on the editing surface. Keys go through the keymap to core
@@ -23,9 +28,16 @@ export interface InputHost {
  * shown in the input span at the cursor and inserted when it ends; copy, cut and paste run in the
  * browser's clipboard events, through the system clipboard. Nothing reaches the DOM's own editing:
  * every `beforeinput` is cancelled, so the rendered lines only ever show the model.
+ *
+ * Tab indents, so a keyboard user could not leave (WCAG 2.1.2): as in CodeMirror, Tab or Shift+Tab
+ * right after Escape moves focus instead, and Ctrl+M (as in VS Code) makes Tab move focus until
+ * pressed again.
  */
 export class KeyboardInput {
   private composing = false
+  /** The last key was Escape: a Tab now leaves the editor. */
+  private escaped = false
+  private tabMovesFocus = false
   private readonly context: CommandContext
   private readonly cleanups: (() => void)[] = []
 
@@ -45,11 +57,22 @@ export class KeyboardInput {
     listen('cut', (event) => this.onClipboard(event, 'cut'))
     listen('paste', (event) => this.onClipboard(event, 'paste'))
     listen('focus', () => this.placeCaret())
+    listen('blur', () => (this.escaped = false))
     listen('drop', (event) => event.preventDefault())
   }
 
   dispose(): void {
     for (const cleanup of this.cleanups) cleanup()
+  }
+
+  /** Whether Tab moves focus out of the editor instead of indenting (Ctrl+M toggles it). */
+  getTabMovesFocus(): boolean {
+    return this.tabMovesFocus
+  }
+
+  setTabMovesFocus(on: boolean): void {
+    this.tabMovesFocus = on
+    this.host.view.showHint(on ? TAB_MOVES_FOCUS_ON : TAB_MOVES_FOCUS_OFF)
   }
 
   isComposing(): boolean {
@@ -88,8 +111,22 @@ export class KeyboardInput {
 
   private onKeyDown(event: KeyboardEvent): void {
     if (event.isComposing || event.keyCode === 229 || this.composing) return
+    if (event.key === 'F1') {
+      event.preventDefault()
+      this.host.showKeyHelp()
+      return
+    }
     const keystroke = keystrokeForEvent(event)
     if (keystroke === null) return
+    const escaped = this.escaped
+    this.escaped = keystroke === 'escape'
+    if (keystroke === 'ctrl-m') {
+      event.preventDefault()
+      this.setTabMovesFocus(!this.tabMovesFocus)
+      return
+    }
+    // The browser's own Tab handling moves focus out of the editing surface.
+    if ((keystroke === 'tab' || keystroke === 'shift-tab') && (escaped || this.tabMovesFocus)) return
     const binding = commandForKeystroke(keystroke)
     if (binding === undefined) {
       if (NAVIGATION_KEYS.has(event.key)) event.preventDefault()

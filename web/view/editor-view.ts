@@ -16,6 +16,8 @@ const OVERSCAN = 10
  * composition's later updates are dropped). Playwright's text matchers ignore this character.
  */
 export const INPUT_ANCHOR = '\u200b'
+/** Views made in this page so far: gives each one's description element its own id. */
+let viewCount = 0
 /** How long a hint ("read-only") stays on screen. */
 const HINT_MS = 2500
 
@@ -73,6 +75,7 @@ export class EditorView {
   constructor(
     readonly editor: TextEditor,
     parent: HTMLElement,
+    options: { label?: string } = {},
   ) {
     const doc = parent.ownerDocument
     this.win = doc.defaultView!
@@ -95,7 +98,12 @@ export class EditorView {
     this.surface.spellcheck = false
     this.surface.setAttribute('role', 'textbox')
     this.surface.setAttribute('aria-multiline', 'true')
-    this.surface.setAttribute('aria-label', 'Document')
+    this.surface.setAttribute('aria-label', options.label ?? 'Document')
+    // Screen readers announce how to leave the editor and find the keys when it gets focus.
+    const description = el('span', 'cx-visually-hidden')
+    description.id = `cx-editor-keys-${++viewCount}`
+    description.textContent = 'Escape then Tab leaves the editor; F1 lists the keys.'
+    this.surface.setAttribute('aria-describedby', description.id)
     this.surface.setAttribute('autocapitalize', 'off')
     this.surface.setAttribute('autocorrect', 'off')
     this.surface.setAttribute('translate', 'no')
@@ -114,7 +122,7 @@ export class EditorView {
     this.content.append(this.highlightLayer, this.surface, this.cursorLayer, this.overlayLayer, this.probe)
     this.sizer.append(gutterElement, this.content)
     this.scroller.appendChild(this.sizer)
-    this.element.append(this.scroller, this.hint)
+    this.element.append(this.scroller, this.hint, description)
     parent.appendChild(this.element)
     this.content.style.setProperty('--cx-pad', `${PAD}px`)
 

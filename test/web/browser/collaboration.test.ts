@@ -159,7 +159,7 @@ describe('two people in a room', () => {
     await expect.poll(() => remoteCursors(bob.page, 'Alice L.').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(0, 137, 123)')
     expect(await bob.page.locator('[data-testid=peer][data-peer-name="Alice L."]').count()).toBe(1)
     // Remembered for the next visit.
-    expect(JSON.parse((await alice.page.evaluate(() => localStorage.getItem('cotext.user')))!)).toEqual({ name: 'Alice L.', color: '#00897b' })
+    expect(JSON.parse((await alice.page.evaluate(() => localStorage.getItem('cotext.user')))!)).toEqual({ name: 'Alice L.', color: '#00897b', colorChosen: true })
     expect([...alice.errors, ...bob.errors]).toEqual([])
     await Promise.all([alice.context.close(), bob.context.close()])
   })
