@@ -25,7 +25,8 @@ export const TAB_MOVES_FOCUS_OFF = 'Tab indents (Ctrl+M: Tab moves focus)'
 /**
  * Keyboard, text and clipboard input on the editing surface. Keys go through the keymap to core
  * commands; typed text (`beforeinput`) goes to `insertText` with grouped undo; IME composition is
- * shown in the input span at the cursor and inserted when it ends; copy, cut and paste run in the
+ * shown inline in the input span at the cursor, the line's following text moved aside to make room,
+ * and inserted when it ends (peers see it only then); copy, cut and paste run in the
  * browser's clipboard events, through the system clipboard. Nothing reaches the DOM's own editing:
  * every `beforeinput` is cancelled, so the rendered lines only ever show the model.
  *
@@ -53,6 +54,7 @@ export class KeyboardInput {
     listen('beforeinput', (event) => this.onBeforeInput(event))
     listen('compositionstart', () => this.onCompositionStart())
     listen('compositionend', (event) => this.onCompositionEnd(event))
+    listen('input', () => this.onInput())
     listen('copy', (event) => this.onClipboard(event, 'copy'))
     listen('cut', (event) => this.onClipboard(event, 'cut'))
     listen('paste', (event) => this.onClipboard(event, 'paste'))
@@ -195,8 +197,17 @@ export class KeyboardInput {
     if (this.host.editor.isReadOnly()) this.host.view.showHint(READ_ONLY_HINT)
   }
 
+  /** The composition changed in the input span: the line makes room for it at the cursor. */
+  private onInput(): void {
+    if (!this.composing) return
+    const span = this.host.view.inputSpan
+    const width = span.getBoundingClientRect().width
+    this.host.view.setCompositionWidth(span.textContent === INPUT_ANCHOR ? null : width)
+  }
+
   private onCompositionEnd(event: CompositionEvent): void {
     this.composing = false
+    this.host.view.setCompositionWidth(null)
     const span = this.host.view.inputSpan
     span.classList.remove('cx-composing')
     span.textContent = INPUT_ANCHOR

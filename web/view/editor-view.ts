@@ -253,9 +253,34 @@ export class EditorView {
     return this.editor.clipScreenPosition([clampedRow, this.lines.columnAt(clampedRow, x, this.charWidth)])
   }
 
+  /**
+   * The screen row and column under a window point without clipping the column to the line (past
+   * its end, columns go on at the font's cell width): the corner of a column (box) selection.
+   */
+  boxPointForClientPoint(clientX: number, clientY: number): { row: number; column: number } {
+    const box = this.content.getBoundingClientRect()
+    const x = clientX - box.left - PAD
+    const row = Math.max(0, Math.min(this.editor.getLastScreenRow(), Math.floor((clientY - box.top) / this.lineHeight)))
+    const length = this.lines.textForRow(row).length
+    const end = this.lines.xFor(row, length, this.charWidth)
+    if (x > end) return { row, column: length + Math.round((x - end) / this.charWidth) }
+    return { row, column: this.lines.columnAt(row, Math.max(0, x), this.charWidth) }
+  }
+
   /** Pixel position of a screen position in the content (for tests and the IME anchor). */
   pixelPositionForScreenPosition(row: number, column: number): { top: number; left: number } {
     return { top: row * this.lineHeight, left: PAD + this.lines.xFor(row, column, this.charWidth) }
+  }
+
+  /**
+   * Makes room for an IME composition `width` px wide at the last cursor (the text after it moves
+   * aside while the composition shows in the input span); null closes it when the composition ends.
+   */
+  setCompositionWidth(width: number | null): void {
+    const cursor = this.editor.getLastCursor()
+    const position = cursor?.getScreenPosition()
+    this.lines.setCompositionGap(width === null || position === undefined ? null : { row: position.row, column: position.column, width })
+    this.requestRender({ lines: true, decorations: true })
   }
 
   /** Shows a short message over the editor ("This document is read-only"). */
