@@ -108,6 +108,7 @@ export function openRoomPage(root: HTMLElement, room: string, token: string | nu
     loading.remove()
   }
   void session.whenSynced.then(loaded)
+  session.onDidRefuse(loaded)
   void session.whenLocallyLoaded.then(() => {
     if (editor.getBuffer().getLength() > 0) loaded()
   })
@@ -138,6 +139,7 @@ function showRefusal(page: HTMLElement, refusal: Refusal, mounted: MountedEditor
   if (page.querySelector('[data-testid=refused]') !== null) return
   mounted?.editor.setReadOnly(true)
   mounted?.view.element.classList.add('cx-refused')
+  if (mounted) mounted.view.readOnlyHint = 'Refused: you need a link with access to this room'
   const doc = page.ownerDocument
   const panel = doc.createElement('section')
   panel.className = 'cx-refusal'

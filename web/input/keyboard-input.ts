@@ -4,7 +4,6 @@ import { commandForKeystroke, type Command, type CommandContext } from './keymap
 import { keystrokeForEvent } from './keystroke.ts'
 import type { SystemClipboard } from './system-clipboard.ts'
 
-export const READ_ONLY_HINT = 'Read-only: this link can follow the document but not change it'
 
 /** Keys the browser would use to move its own caret out of the input span. */
 const NAVIGATION_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown'])
@@ -104,7 +103,7 @@ export class KeyboardInput {
   runCommand(command: Command): void {
     this.host.didLocalInput()
     if (command.edits && this.host.editor.isReadOnly()) {
-      this.host.view.showHint(READ_ONLY_HINT)
+      this.host.view.showHint(this.host.view.readOnlyHint)
       return
     }
     this.guard(() => command.run(this.context))
@@ -194,7 +193,7 @@ export class KeyboardInput {
   private onCompositionStart(): void {
     this.composing = true
     this.host.view.inputSpan.classList.add('cx-composing')
-    if (this.host.editor.isReadOnly()) this.host.view.showHint(READ_ONLY_HINT)
+    if (this.host.editor.isReadOnly()) this.host.view.showHint(this.host.view.readOnlyHint)
   }
 
   /** The composition changed in the input span: the line makes room for it at the cursor. */
@@ -219,7 +218,7 @@ export class KeyboardInput {
     event.preventDefault()
     const { editor, clipboard, view } = this.host
     if (kind !== 'copy' && editor.isReadOnly()) {
-      view.showHint(READ_ONLY_HINT)
+      view.showHint(this.host.view.readOnlyHint)
       return
     }
     const data = event.clipboardData
@@ -261,7 +260,7 @@ export class KeyboardInput {
       fn()
     } catch (error) {
       // A command can still meet read-only (a peer's token changed mode): say so, never throw at the user.
-      if (error instanceof ReadOnlyEditorError) this.host.view.showHint(READ_ONLY_HINT)
+      if (error instanceof ReadOnlyEditorError) this.host.view.showHint(this.host.view.readOnlyHint)
       else throw error
     }
   }

@@ -46,6 +46,8 @@ export class EditorView {
   /** Where the DOM caret lives for typing and IME; drawn at the last cursor. */
   readonly inputSpan: HTMLElement
   readonly content: HTMLElement
+  /** What an attempt to edit a read-only editor shows. */
+  readOnlyHint = 'Read-only: this link can follow the document but not change it'
   private readonly sizer: HTMLElement
   private readonly cursorLayer: HTMLElement
   private readonly highlightLayer: HTMLElement
