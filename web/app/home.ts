@@ -1,4 +1,5 @@
 import { randomRoomName, roomNameFromInput } from './room-name.ts'
+import { textColorOn } from '../view/colors.ts'
 import { loadUser } from './user.ts'
 
 const RECENT_KEY = 'cotext.recentRooms'
@@ -49,7 +50,8 @@ export function openHomePage(root: HTMLElement, win: Window, refused?: { room: s
   input.value = (refused && roomNameFromInput(refused.room)) ?? randomRoomName()
   const you = main.querySelector<HTMLElement>('.cx-you-name')!
   you.textContent = user.name
-  you.style.color = user.color
+  you.style.background = user.color
+  you.style.color = textColorOn(user.color)
   const error = main.querySelector<HTMLElement>('.cx-error')!
   if (refused !== undefined) {
     error.dataset.testid = 'room-name-error'

@@ -79,6 +79,10 @@ export class KeyHelp {
     table.append(head, body)
     const scroll = doc.createElement('div')
     scroll.className = 'cx-key-help-table'
+    // A scrolling region keyboard users can reach and scroll with the arrow keys.
+    scroll.tabIndex = 0
+    scroll.setAttribute('role', 'region')
+    scroll.setAttribute('aria-label', 'Key bindings')
     scroll.appendChild(table)
     dialog.append(title, scroll, close)
     dialog.addEventListener('close', () => {
