@@ -157,12 +157,21 @@ export class MouseInput {
       if ((move.buttons & button) === 0) return onUp()
       selectTo(move.clientX, move.clientY)
     }
+    // On Linux, releasing the middle button pastes the primary selection: not at the end of a box drag.
+    const surface = view.surface
+    const dropPaste = (paste: Event): void => {
+      paste.preventDefault()
+      paste.stopImmediatePropagation()
+    }
+    if (button === 4) surface.addEventListener('paste', dropPaste, true)
     const onUp = (): void => this.stopDrag()
     win.addEventListener('mousemove', onMove)
     win.addEventListener('mouseup', onUp)
     this.stopDragListeners = () => {
       win.removeEventListener('mousemove', onMove)
       win.removeEventListener('mouseup', onUp)
+      // After the release's own paste event has gone by.
+      win.setTimeout(() => surface.removeEventListener('paste', dropPaste, true), 0)
     }
   }
 
