@@ -293,6 +293,11 @@ export class EditorView {
     this.hintTimer = this.win.setTimeout(() => this.hint.classList.remove('cx-visible'), HINT_MS)
   }
 
+  /** Whether syntax highlighting has covered the whole document (it goes on in the background). */
+  isHighlightComplete(): boolean {
+    return this.highlighter.isComplete()
+  }
+
   /** Renders now instead of on the next frame (tests and benchmarks measure the DOM afterwards). */
   renderNow(): void {
     if (this.frame) this.win.cancelAnimationFrame(this.frame)
