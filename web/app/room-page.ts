@@ -89,7 +89,11 @@ export function openRoomPage(root: HTMLElement, room: string, token: string | nu
   toolbar.attach(editor)
 
   new PeerList(toolbar.peers, editor, mounted)
-  keepColorDistinct(session.awareness, () => user, (color) => session.setUser({ ...user, color }))
+  keepColorDistinct(session.awareness, () => user, (color) => {
+    user = { ...user, color }
+    toolbar.showColor(color)
+    session.setUser(user)
+  })
 
   toolbar.setConnection(session.connection.getState(), session.connection.getDetail())
   session.connection.onDidChange((state, detail) => toolbar.setConnection(state, detail))

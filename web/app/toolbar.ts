@@ -152,6 +152,12 @@ export class Toolbar {
     this.softWrap.setAttribute('aria-pressed', String(softWrapped))
   }
 
+  /** Shows the colour others see (the page may change an automatic one so nobody else shares it). */
+  showColor(color: string): void {
+    this.colorInput.value = color
+    this.user = { ...this.user, color }
+  }
+
   getUser(): UserIdentity {
     return { ...this.user }
   }
