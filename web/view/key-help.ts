@@ -43,6 +43,9 @@ export function keyHelpRows(keymap: Readonly<Record<string, string>> = KEYMAP): 
   return [...byCommand].map(([command, keys]) => [keys.join(', '), commandLabel(command)])
 }
 
+/** Key helps made in this page so far: gives each one's title its own id. */
+let helpCount = 0
+
 export class KeyHelp {
   readonly element: HTMLDialogElement
   private returnFocus: HTMLElement | null = null
@@ -52,9 +55,9 @@ export class KeyHelp {
     const dialog = doc.createElement('dialog')
     dialog.className = 'cx-key-help'
     dialog.dataset.testid = 'key-help'
-    dialog.setAttribute('aria-labelledby', 'cx-key-help-title')
     const title = doc.createElement('h2')
-    title.id = 'cx-key-help-title'
+    title.id = `cx-key-help-title-${++helpCount}`
+    dialog.setAttribute('aria-labelledby', title.id)
     title.textContent = 'Keys'
     const close = doc.createElement('button')
     close.type = 'button'

@@ -20,8 +20,9 @@ export const LABEL_MS = 3000
  * `[data-testid=remote-cursor][data-peer-name]`), for the rendered rows. The peer's last cursor
  * carries its name while the peer is active and a few seconds after (then only the caret stays, so
  * names do not cover the text); hovering a cursor shows it again, as does following the peer. The
- * label's text is black or white, whichever contrasts more with the peer's colour. Cursors that share a spot (with each other or with
- * a local cursor) step aside by a few pixels and stack their labels, so every one stays visible.
+ * label's text is black or white, whichever contrasts more with the peer's colour. Cursors that
+ * share a spot (with each other or with a local cursor) step aside by a few pixels and stack their
+ * labels, so every one stays visible.
  */
 export class PeersLayer implements DecorationLayer {
   private readonly highlights: ElementPool
@@ -164,12 +165,19 @@ export class PeersLayer implements DecorationLayer {
     if (peer === this.followed) this.scrollToFollowed()
   }
 
-  /** Someone acted: their label shows now; draw again once the newest label is due to go. */
+  /** Someone acted: their label shows now; draw again when the next shown label is due to go. */
   private scheduleLabelCheck(): void {
     const win = this.view.element.ownerDocument.defaultView!
     win.clearTimeout(this.labelTimer)
-    this.labelTimer = win.setTimeout(() => this.view.requestRender({ decorations: true }), this.labelMs + 50)
+    this.labelTimer = 0
     this.view.requestRender({ decorations: true })
+    const now = Date.now()
+    let next = Infinity
+    for (const peer of this.source.getPeers()) {
+      const until = this.activity.lastActiveAt(peer) + this.labelMs
+      if (until > now) next = Math.min(next, until)
+    }
+    if (next !== Infinity) this.labelTimer = win.setTimeout(() => this.scheduleLabelCheck(), next - now + 20)
   }
 
   private scrollToFollowed(): void {
