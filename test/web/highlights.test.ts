@@ -4,7 +4,7 @@ import { RowHighlighter, spansKey, type ScreenSpan } from '../../web/view/highli
 
 /**
  * The highlighter over a real editor; Node's own timers stand in for the window's, and a clock that
- * ticks once per parser step makes a slice a fixed amount of work (200 steps), whatever the load.
+ * ticks once per clock reading (every 16 parser steps) makes a slice a fixed amount of work (320 steps), whatever the load.
  */
 function stepClock(): () => number {
   let steps = 0
@@ -12,7 +12,7 @@ function stepClock(): () => number {
 }
 
 async function highlighter(editor: TextEditor, onProgress: () => void = () => {}): Promise<RowHighlighter> {
-  return new RowHighlighter(editor, globalThis as unknown as Window, onProgress, { sliceMs: 200, now: stepClock() })
+  return new RowHighlighter(editor, globalThis as unknown as Window, onProgress, { sliceMs: 20, now: stepClock() })
 }
 
 /** Resolves once the background parse has covered the whole document. */
