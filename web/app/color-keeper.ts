@@ -23,9 +23,13 @@ export function keepColorDistinct(awareness: Awareness, currentUser: () => UserI
     const next = distinctColor({ ...published, chosen: false }, others)
     if (next !== published.color) publish(next)
   }
-  awareness.on('change', check)
+  // Our own cursor moves change our state on every keystroke: only others' changes (or our user) matter.
+  const onChange = ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }): void => {
+    if ([...added, ...updated, ...removed].some((id) => id !== awareness.clientID) || added.includes(awareness.clientID)) check()
+  }
+  awareness.on('change', onChange)
   check()
-  return () => awareness.off('change', check)
+  return () => awareness.off('change', onChange)
 }
 
 function readHolder(clientId: number, state: Record<string, unknown> | null | undefined): ColorHolder | null {
