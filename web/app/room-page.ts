@@ -122,6 +122,13 @@ export function openRoomPage(root: HTMLElement, room: string, token: string | nu
 
   restoreCursor(storage, room, editor, session, () => view.requestAutoscroll())
 
+  // F1 opens the key help from anywhere on the page (the editor handles it itself when focused).
+  doc.addEventListener('keydown', (event) => {
+    if (event.key !== 'F1' || event.defaultPrevented) return
+    event.preventDefault()
+    mounted?.showKeyHelp()
+  })
+
   view.focus()
   const handle: CotextHandle = {
     editor,

@@ -88,6 +88,12 @@ describe('keyboard and screen-reader users', () => {
     expect(await focused(page)).toBe('editor')
     await page.keyboard.type('x')
     await waitForText(page, 'x')
+    // From the top bar too.
+    await page.locator('[data-testid=soft-wrap]').focus()
+    await page.keyboard.press('F1')
+    expect(await help.isVisible()).toBe(true)
+    await page.keyboard.press('Escape')
+    expect(await focused(page)).toBe('soft-wrap')
     await page.locator('[data-testid=key-help-button]').click()
     expect(await help.isVisible()).toBe(true)
     await help.locator('button', { hasText: 'Close' }).click()
