@@ -63,7 +63,7 @@ async function buildPages(outDir: string): Promise<void> {
     configFile: join(WEB_ROOT, 'web', 'vite.config.ts'),
     mode: 'production',
     logLevel: 'warn',
-    build: { outDir, emptyOutDir: true, sourcemap: false, rollupOptions: { input: { baseline: join(ROOT, 'web', 'bench', 'textarea.html') } } },
+    build: { outDir, emptyOutDir: true, sourcemap: false, rollupOptions: { input: { baseline: join(WEB_ROOT, 'web', 'bench', 'textarea.html') } } },
   })
 }
 
