@@ -19,8 +19,9 @@ const HELP = `Usage: npm run token -- --room NAME [--mode rw|ro] [--ttl 1h] [--u
   --secret  HS256 secret; defaults to the AUTH_SECRET environment variable
 `
 
+/** The error on a line of its own, a blank line, then the usage: readable even when npm adds its own lines. */
 function fail(message: string): never {
-  process.stderr.write(`token: ${message}\n\n${HELP}`)
+  process.stderr.write(`token: ${message.trim()}\n\n${HELP}`)
   process.exit(2)
 }
 
@@ -53,7 +54,9 @@ async function main(): Promise<void> {
   if (typeof room !== 'string') fail('--room is required')
   if (mode !== 'rw' && mode !== 'ro') fail(`--mode must be rw or ro, got ${JSON.stringify(mode)}`)
   if (ttl === null) fail(`--ttl must look like 90, 90s, 15m, 1h or 7d, got ${JSON.stringify(values.ttl)}`)
-  if (secret === undefined || secret === '') fail('set AUTH_SECRET (or pass --secret) to the server\'s secret')
+  if (secret === undefined || secret === '') {
+    fail('AUTH_SECRET is not set. Tokens are signed with the server\'s secret: run this with the AUTH_SECRET the server runs with (or pass --secret). A server without AUTH_SECRET is open and needs no token.')
+  }
   if (Buffer.byteLength(secret, 'utf8') < MIN_SECRET_BYTES) fail(`the secret must be at least ${MIN_SECRET_BYTES} bytes, as the server requires`)
   try {
     const sub = typeof values.user === 'string' ? values.user : undefined
