@@ -3,6 +3,7 @@ import * as Y from 'yjs'
 import { WebsocketProvider } from 'y-websocket'
 import { mountEditor } from 'cotext/web'
 import 'cotext/web/style.css'
+import './app.css'
 
 const params = new URLSearchParams(location.search)
 const doc = new Y.Doc()
