@@ -126,6 +126,6 @@ describe('npm run token', () => {
     expect([badTtl.status, badTtl.stderr.split('\n')[0]]).toEqual([2, 'token: --ttl must look like 90, 90s, 15m, 1h or 7d, got "soon"'])
     const noSecret = runToken(['--room', 'a'], {})
     expect([noSecret.status, noSecret.stderr.split('\n')[0]]).toEqual([2, "token: AUTH_SECRET is not set. Tokens are signed with the server's secret: run this with the AUTH_SECRET the server runs with (or pass --secret). A server without AUTH_SECRET is open and needs no token."])
-    expect(noSecret.stderr.split('\n').slice(1, 3)).toEqual(['', 'Usage: npm run token -- --room NAME [--mode rw|ro] [--ttl 1h] [--secret S]'])
+    expect(noSecret.stderr.split('\n').slice(1, 3)).toEqual(['', 'Usage: npm run token -- --room NAME [--mode rw|ro] [--ttl 1h] [--user NAME] [--secret S]'])
   })
 })
