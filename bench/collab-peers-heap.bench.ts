@@ -1,0 +1,154 @@
+/**
+ * What remote selections cost an editor: heap per remote selection beyond its awareness state
+ * (target <= 256 bytes), and a keystroke with 50 peers x 10 selections against the same keystroke
+ * with no peers, both measured in this run.
+ *
+ * Heap: one awareness without an editor receives the peers' states (what the states alone cost),
+ * then an editor's awareness receives the same states; the difference, over the selections, is what
+ * the editor keeps per remote selection. Nobody asks for the peers' Selection objects here, as in an
+ * editor whose view draws cursors from offsets.
+ * Run: npm run bench -- collab-peers-heap
+ */
+import * as v8 from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import * as Y from 'yjs'
+import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness'
+import { TextEditor } from '../core/editor/text-editor.ts'
+import { relativePositionJSON } from '../core/collab/awareness-state.ts'
+import { fmt, median, ratio } from './measure.ts'
+
+const PEERS = 50
+const SELECTIONS_PER_PEER = 10
+const ROUNDS = 5
+const KEYSTROKES = 300
+const TARGET_BYTES = 256
+
+// Without --expose-gc (as `npm run bench` starts it), the flag is turned on from here.
+v8.setFlagsFromString('--expose-gc')
+const gc = ((globalThis as { gc?: () => void }).gc ?? runInNewContext('gc')) as () => void
+
+function heap(): number {
+  gc()
+  gc()
+  return process.memoryUsage().heapUsed
+}
+
+function prng(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** A 100 KB text typed by many small inserts, so positions name many items. */
+function documentUpdate(random: () => number): Uint8Array {
+  const doc = new Y.Doc()
+  doc.clientID = 1
+  const text = doc.getText('text')
+  const line = 'the quick brown fox jumps over the lazy dog, 0123456789\n'
+  text.insert(0, line.repeat(1800))
+  for (let i = 0; i < 2000; i++) text.insert(Math.floor(random() * text.length), 'x')
+  return Y.encodeStateAsUpdate(doc)
+}
+
+function peerUpdates(update: Uint8Array, random: () => number): Uint8Array[] {
+  const doc = new Y.Doc()
+  Y.applyUpdate(doc, update)
+  const text = doc.getText('text')
+  const updates: Uint8Array[] = []
+  for (let p = 0; p < PEERS; p++) {
+    const peerDoc = new Y.Doc()
+    peerDoc.clientID = 1000 + p
+    const selections = Array.from({ length: SELECTIONS_PER_PEER }, () => {
+      const head = Math.floor(random() * text.length)
+      const anchor = random() < 0.5 ? head : Math.max(0, head - Math.floor(random() * 40))
+      return {
+        anchor: relativePositionJSON(Y.createRelativePositionFromTypeIndex(text, anchor, -1)),
+        head: relativePositionJSON(Y.createRelativePositionFromTypeIndex(text, head, -1)),
+      }
+    })
+    const awareness = new Awareness(peerDoc)
+    awareness.setLocalState({ user: { name: `peer ${p}`, color: '#30bced' }, cursor: selections[selections.length - 1], selections })
+    updates.push(encodeAwarenessUpdate(awareness, [peerDoc.clientID]))
+    awareness.destroy()
+  }
+  return updates
+}
+
+function docFrom(update: Uint8Array): Y.Doc {
+  const doc = new Y.Doc()
+  Y.applyUpdate(doc, update)
+  return doc
+}
+
+const random = prng(12)
+const update = documentUpdate(random)
+const updates = peerUpdates(update, random)
+const selections = PEERS * SELECTIONS_PER_PEER
+
+/** Bytes per remote selection that an editor keeps beyond the awareness states themselves. */
+function heapPerSelection(): number {
+  const bare = new Awareness(docFrom(update))
+  const doc = docFrom(update)
+  const awareness = new Awareness(doc)
+  const editor = new TextEditor({ doc, awareness, user: { name: 'me', color: '#d81b60' } })
+  const before = heap()
+  for (const peerUpdate of updates) applyAwarenessUpdate(bare, peerUpdate, 'remote')
+  const statesOnly = heap()
+  for (const peerUpdate of updates) applyAwarenessUpdate(awareness, peerUpdate, 'remote')
+  const withEditor = heap()
+  if (editor.getPeers().length !== PEERS) throw new Error('the peers did not arrive')
+  const perSelection = (withEditor - statesOnly - (statesOnly - before)) / selections
+  editor.destroy()
+  awareness.destroy()
+  bare.destroy()
+  return perSelection
+}
+
+/** Median time of one keystroke in the middle of the text, with or without the peers' states. */
+function keystroke(withPeers: boolean): () => number {
+  const doc = docFrom(update)
+  const awareness = new Awareness(doc)
+  const editor = new TextEditor({ doc, awareness, user: { name: 'me', color: '#d81b60' } })
+  if (withPeers) for (const peerUpdate of updates) applyAwarenessUpdate(awareness, peerUpdate, 'remote')
+  editor.setCursorBufferPosition([900, 10])
+  return () => {
+    const start = performance.now()
+    for (let i = 0; i < KEYSTROKES; i++) editor.insertText('a')
+    return (performance.now() - start) / KEYSTROKES
+  }
+}
+
+console.log(`heap per remote selection beyond its awareness state (${PEERS} peers x ${SELECTIONS_PER_PEER} selections; target <= ${TARGET_BYTES} bytes):`)
+const heaps: number[] = []
+for (let round = 1; round <= ROUNDS; round++) {
+  const bytes = heapPerSelection()
+  heaps.push(bytes)
+  console.log(`  round ${round}: ${bytes.toFixed(0)} bytes`)
+}
+const bytes = median(heaps)
+console.log(`  median ${bytes.toFixed(0)} bytes, ${ratio(bytes / TARGET_BYTES)} the target`)
+
+console.log(`keystroke with ${selections} remote selections vs none (${KEYSTROKES} keystrokes a round):`)
+const ours = keystroke(true)
+const baseline = keystroke(false)
+for (let i = 0; i < 3; i++) {
+  ours()
+  baseline()
+}
+const a: number[] = []
+const b: number[] = []
+for (let round = 1; round <= ROUNDS; round++) {
+  const o = ours()
+  const base = baseline()
+  a.push(o)
+  b.push(base)
+  console.log(`  round ${round}: ${fmt(o)} vs ${fmt(base)} (${ratio(o / base)})`)
+}
+console.log(`  median ${fmt(median(a))} vs ${fmt(median(b))}: ${ratio(median(a) / median(b))}`)
+// The awarenesses' timers would keep the process alive.
+process.exit(0)
