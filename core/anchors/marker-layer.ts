@@ -14,6 +14,11 @@ import { mapOffset } from './offset-mapping.ts'
  */
 export class MarkerLayer {
   private readonly markers = new Set<DisplayMarker>()
+  /**
+   * Markers of other users' selections, held weakly: a peer's `Selection` (and its marker) lives only
+   * while someone holds or listens to it; the collaboration keeps the peer's offsets meanwhile.
+   */
+  private readonly remoteMarkers = new Set<WeakRef<DisplayMarker>>()
   private nextId = 1
   private readonly subscriptions: Disposable[]
   private moved = new Set<DisplayMarker>()
@@ -30,7 +35,7 @@ export class MarkerLayer {
 
   destroy(): void {
     for (const subscription of this.subscriptions) subscription.dispose()
-    for (const marker of [...this.markers]) marker.destroy()
+    for (const marker of this.getMarkers()) marker.destroy()
   }
 
   markBufferRange(range: RangeLike, options: MarkerOptions = {}): DisplayMarker {
@@ -69,22 +74,33 @@ export class MarkerLayer {
   }
 
   getMarkers(): DisplayMarker[] {
-    return [...this.markers]
+    const markers = [...this.markers]
+    for (const ref of this.remoteMarkers) {
+      const marker = ref.deref()
+      if (marker === undefined) this.remoteMarkers.delete(ref)
+      else markers.push(marker)
+    }
+    return markers
   }
 
   getMarkerCount(): number {
-    return this.markers.size
+    return this.getMarkers().length
   }
 
   /** Internal: called by a marker being destroyed. */
   forget(marker: DisplayMarker): void {
-    this.markers.delete(marker)
     this.moved.delete(marker)
+    if (!marker.remote) {
+      this.markers.delete(marker)
+      return
+    }
+    for (const ref of this.remoteMarkers) if (ref.deref() === marker) this.remoteMarkers.delete(ref)
   }
 
   private add(headOffset: number, tailOffset: number, options: MarkerOptions): DisplayMarker {
     const marker = new DisplayMarker(this, this.nextId++, headOffset, tailOffset, options)
-    this.markers.add(marker)
+    if (marker.remote) this.remoteMarkers.add(new WeakRef(marker))
+    else this.markers.add(marker)
     return marker
   }
 
@@ -96,6 +112,11 @@ export class MarkerLayer {
       const limit = sameRows ? this.buffer.characterIndexForPosition([change.newRange.end.row + 1, 0]) : Infinity
       const rowEnd = sameRows && change.newRange.end.row === this.buffer.getLastRow() ? Infinity : limit
       for (const marker of this.markers) this.applyChange(marker, change, event.local, rowEnd)
+      for (const ref of this.remoteMarkers) {
+        const marker = ref.deref()
+        if (marker === undefined) this.remoteMarkers.delete(ref)
+        else this.applyChange(marker, change, event.local, rowEnd)
+      }
     }
   }
 

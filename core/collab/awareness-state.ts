@@ -49,6 +49,8 @@ export interface DecodedSelection {
   readonly anchor: Y.RelativePosition
   readonly head: Y.RelativePosition
   readonly key: string
+  /** The selection as the awareness state holds it: kept (instead of `key`) to tell a later state's from it. */
+  readonly source: unknown
   /** Anchor and head are the same position (a cursor): resolve it once. */
   readonly collapsed: boolean
 }
@@ -119,7 +121,31 @@ function decodeSelection(selection: unknown, where: string): DecodedSelection {
   const head = decodePosition(selection.head, `${where}.head`)
   const anchorJSON = JSON.stringify(relativePositionJSON(anchor))
   const headJSON = JSON.stringify(relativePositionJSON(head))
-  return { anchor, head, key: `[${anchorJSON},${headJSON}]`, collapsed: anchorJSON === headJSON }
+  return { anchor, head, key: `[${anchorJSON},${headJSON}]`, source: selection, collapsed: anchorJSON === headJSON }
+}
+
+/**
+ * Whether a decoded selection is the one published as `source` (a selection of an earlier state,
+ * already validated): the same positions, field for field, empty fields and missing ones alike.
+ */
+export function isPublishedAs(selection: DecodedSelection, source: unknown): boolean {
+  if (!isObject(source)) return false
+  return samePosition(selection.anchor, source.anchor) && samePosition(selection.head, source.head)
+}
+
+function samePosition(position: Y.RelativePosition, json: unknown): boolean {
+  if (!isObject(json)) return false
+  return (
+    sameId(position.type, json.type) &&
+    position.tname === (json.tname ?? null) &&
+    sameId(position.item, json.item) &&
+    position.assoc === (json.assoc ?? 0)
+  )
+}
+
+function sameId(id: Y.ID | null, json: unknown): boolean {
+  if (id === null || json == null) return id === null && json == null
+  return isObject(json) && json.client === id.client && json.clock === id.clock
 }
 
 function decodePosition(json: unknown, where: string): Y.RelativePosition {

@@ -9,6 +9,7 @@ import type { Selection } from '../selection/selection.ts'
 import type { SelectionContext } from '../selection/host.ts'
 import { decodePeerState, relativePositionJSON, type CursorFields, type SelectionJSON, type UserInfo } from './awareness-state.ts'
 import { Peer } from './peer.ts'
+import { RemotePositions } from './remote-positions.ts'
 
 /** Where the collaboration layer reports what it ignores (malformed peer states). */
 export interface Logger {
@@ -80,6 +81,8 @@ export class Collaboration {
   private readonly subscriptions: Disposable[] = []
   private readonly peers = new Map<number, Peer>()
   private readonly pendingPeers = new Set<Peer>()
+  /** Every peer's placed selections, as offsets mapped through each change. */
+  private readonly positions = new RemotePositions()
   private dirty = true
   private published: Published | null = null
   /** A peer's change is being applied: our selections move exactly as peers expect them to. */
@@ -228,6 +231,7 @@ export class Collaboration {
    */
   private changeApplied({ changes, local }: BufferChangeEvent): void {
     this.applyingRemote = !local
+    for (const { startOffset, oldLength, newLength } of changes) this.positions.map(startOffset, oldLength, newLength)
     const offsets = this.published?.offsets
     if (offsets === undefined) return
     for (const { startOffset, oldLength, newLength } of changes) {
@@ -295,7 +299,7 @@ export class Collaboration {
     let peer = this.peers.get(clientId)
     const isNew = peer === undefined
     if (peer === undefined) {
-      peer = new Peer({ ytext: this.host.buffer.ytext, buffer: this.host.buffer, context: this.host.context, markRemoteOffsets: (h, t) => this.host.markRemoteOffsets(h, t) }, clientId)
+      peer = new Peer({ ytext: this.host.buffer.ytext, buffer: this.host.buffer, context: this.host.context, positions: this.positions, markRemoteOffsets: (h, t) => this.host.markRemoteOffsets(h, t) }, clientId)
       this.peers.set(clientId, peer)
     }
     peer.update(decoded.state)

@@ -7,7 +7,8 @@ import type { Cursor } from '../selection/cursor.ts'
 import { Selection } from '../selection/selection.ts'
 import type { SelectionContext } from '../selection/host.ts'
 import { PeerSelectionHost } from '../selection/peer-host.ts'
-import type { DecodedSelection, DecodedState, UserInfo } from './awareness-state.ts'
+import { isPublishedAs, type DecodedSelection, type DecodedState, type UserInfo } from './awareness-state.ts'
+import type { RemotePositions } from './remote-positions.ts'
 import { hasArrived, locate } from './locate.ts'
 
 /** What a peer needs from the editor that shows it. */
@@ -16,19 +17,10 @@ export interface PeerHost {
   readonly buffer: TextBuffer
   /** The editor's text and settings, which peers' selections read like local ones. */
   readonly context: SelectionContext
+  /** Every peer's placed selections as offsets, mapped through each change by the collaboration. */
+  readonly positions: RemotePositions
   /** A marker for another user's selection (left-bound, never invalidated) at exact offsets. */
   markRemoteOffsets(headOffset: number, tailOffset: number): DisplayMarker
-}
-
-/**
- * One published selection of the peer. `key` is its published JSON: an unchanged key is never
- * resolved again (the marker already follows every edit). `target` is a position still waiting for
- * its text to arrive; until then the selection, if any, stays where it was.
- */
-interface Slot {
-  key: string
-  target: DecodedSelection | null
-  selection: Selection | null
 }
 
 interface PeerEvents {
@@ -49,7 +41,19 @@ export class Peer {
   /** The peer's awareness client id (its `Y.Doc` client id). */
   readonly clientId: number
   private currentUser: UserInfo = NO_USER
-  private slots: Slot[] = []
+  /**
+   * One slot per published selection, in the peer's order: its entry in the shared positions (-1
+   * while it has no place here), and the selection as the awareness state holds it (a later state's
+   * selection equal to it is not resolved again: the entry already follows every edit).
+   */
+  private entries: number[] = []
+  private sources: unknown[] = []
+  /** Positions still waiting for their text to arrive, by slot; until then a slot stays where it was. */
+  private pending: Map<number, DecodedSelection> | null = null
+  /** `Selection` objects made for slots when asked for, kept while the caller holds them... */
+  private live: Map<number, WeakRef<Selection>> | null = null
+  /** ...or while someone listens to them (or their cursor). */
+  private held: Map<number, Selection> | null = null
   private readonly emitter = new Emitter<PeerEvents>()
   private readonly selectionHost: PeerSelectionHost
   private destroyed = false
@@ -68,6 +72,7 @@ export class Peer {
         return peer.currentUser.name
       },
       getLastSelection: () => this.getLastSelection(),
+      retain: (selection) => this.retain(selection),
     })
   }
 
@@ -79,7 +84,7 @@ export class Peer {
   /** The peer's selections that are placed in this text, in the order the peer added them. */
   getSelections(): Selection[] {
     const selections: Selection[] = []
-    for (const slot of this.slots) if (slot.selection !== null && !slot.selection.destroyed) selections.push(slot.selection)
+    for (let slot = 0; slot < this.entries.length; slot++) if (this.entries[slot]! >= 0) selections.push(this.selectionAt(slot))
     return selections
   }
 
@@ -89,10 +94,7 @@ export class Peer {
 
   /** The peer's primary selection: the one y-codemirror.next shows as its cursor. */
   getLastSelection(): Selection | undefined {
-    for (let i = this.slots.length - 1; i >= 0; i--) {
-      const selection = this.slots[i]!.selection
-      if (selection !== null && !selection.destroyed) return selection
-    }
+    for (let slot = this.entries.length - 1; slot >= 0; slot--) if (this.entries[slot]! >= 0) return this.selectionAt(slot)
     return undefined
   }
 
@@ -106,7 +108,7 @@ export class Peer {
 
   /** Whether some published position waits for text that has not arrived yet. */
   hasPendingPositions(): boolean {
-    return this.slots.some((slot) => slot.target !== null)
+    return this.pending !== null && this.pending.size > 0
   }
 
   // Events
@@ -131,9 +133,9 @@ export class Peer {
   // Internal: driven by Collaboration
 
   /**
-   * Applies a newly published state: selections whose JSON is unchanged are left alone; changed ones
-   * are resolved and moved in place (one `textChanged: false` event if they really moved); extra
-   * ones are added or removed.
+   * Applies a newly published state: selections equal to the ones published before are left alone;
+   * changed ones are resolved and moved in place (one `textChanged: false` event if they really
+   * moved); extra ones are added or removed.
    */
   update(state: DecodedState): void {
     const user = state.user ?? NO_USER
@@ -142,41 +144,43 @@ export class Peer {
       this.guard(() => this.emitter.emit('did-change-user', this.currentUser))
     }
     const published = state.selections
-    const removed = this.slots.splice(published.length)
-    for (const slot of removed) this.removeSelection(slot)
-    published.forEach((selection, i) => {
-      let slot = this.slots[i]
-      if (slot === undefined) this.slots.push((slot = { key: '', target: null, selection: null }))
-      if (slot.key === selection.key) return
-      slot.key = selection.key
-      slot.target = selection
-      this.place(slot)
+    for (let slot = published.length; slot < this.entries.length; slot++) this.removeSelection(slot)
+    this.entries.length = this.sources.length = Math.min(this.entries.length, published.length)
+    published.forEach((selection, slot) => {
+      if (slot === this.entries.length) {
+        this.entries.push(-1)
+        this.sources.push(null)
+      } else if (isPublishedAs(selection, this.sources[slot])) {
+        this.sources[slot] = selection.source
+        return
+      }
+      this.sources[slot] = selection.source
+      this.place(slot, selection)
     })
     this.rethrowListenerError()
   }
 
   /** Places positions whose text has arrived since; true while some are still pending. */
   retryPending(): boolean {
+    const pending = this.pending
+    if (pending === null) return false
     const doc = this.host.ytext.doc!
-    let pending = false
-    for (const slot of this.slots) {
-      const target = slot.target
-      if (target === null) continue
-      if (hasArrived(target.anchor, doc) && hasArrived(target.head, doc)) this.place(slot)
-      pending ||= slot.target !== null
+    for (const [slot, target] of [...pending]) {
+      if (hasArrived(target.anchor, doc) && hasArrived(target.head, doc)) this.place(slot, target)
     }
     this.rethrowListenerError()
-    return pending
+    return pending.size > 0
   }
 
   /** The peer left: its cursors and selections fire onDidDestroy, then the peer does. */
   destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
-    const slots = this.slots
-    this.slots = []
     try {
-      for (const slot of slots) this.removeSelection(slot)
+      for (let slot = 0; slot < this.entries.length; slot++) this.removeSelection(slot)
+      this.entries = []
+      this.sources = []
+      this.pending = null
       this.guard(() => this.emitter.emit('did-destroy'))
     } finally {
       this.emitter.dispose()
@@ -184,35 +188,87 @@ export class Peer {
     this.rethrowListenerError()
   }
 
-  private place(slot: Slot): void {
-    const target = slot.target!
+  private place(slot: number, target: DecodedSelection): void {
     const buffer = this.host.buffer
     const anchor = locate(target.anchor, buffer)
     const head = target.collapsed ? anchor : locate(target.head, buffer)
-    if (anchor === 'pending' || head === 'pending') return
-    slot.target = null
+    if (anchor === 'pending' || head === 'pending') {
+      ;(this.pending ??= new Map()).set(slot, target)
+      return
+    }
+    this.pending?.delete(slot)
     if (anchor === 'foreign' || head === 'foreign') {
       // The peer's selection is in another text now: it has no place in this one.
       this.removeSelection(slot)
       return
     }
-    // (Its marker is reachable through `Cursor#getMarker`: if someone destroyed it, make a new one.)
-    if (slot.selection !== null && !slot.selection.destroyed) {
-      slot.selection.marker.setOffsets(head, anchor)
+    const positions = this.host.positions
+    const clampedHead = clamp(head, buffer)
+    const clampedAnchor = clamp(anchor, buffer)
+    const entry = this.entries[slot]!
+    if (entry >= 0) {
+      positions.set(entry, clampedHead, clampedAnchor)
+      this.liveAt(slot)?.marker.setOffsets(clampedHead, clampedAnchor)
       return
     }
-    const selection = new Selection(this.host.context, this.selectionHost, this.host.markRemoteOffsets(head, anchor))
-    slot.selection = selection
-    this.guard(() => this.emitter.emit('did-add-selection', selection))
+    this.entries[slot] = positions.add(clampedHead, clampedAnchor)
+    if (this.emitter.hasListeners('did-add-selection')) {
+      const selection = this.selectionAt(slot)
+      this.guard(() => this.emitter.emit('did-add-selection', selection))
+    }
   }
 
-  private removeSelection(slot: Slot): void {
-    const selection = slot.selection
-    if (selection === null) return
-    slot.selection = null
+  private removeSelection(slot: number): void {
+    const entry = this.entries[slot]!
+    this.pending?.delete(slot)
+    if (entry < 0) return
+    const selection = this.emitter.hasListeners('did-remove-selection') ? this.selectionAt(slot) : this.liveAt(slot)
+    this.entries[slot] = -1
+    this.host.positions.remove(entry)
+    this.live?.delete(slot)
+    this.held?.delete(slot)
+    if (selection === undefined) return
     // A throwing onDidDestroy listener does not keep the selection alive.
     this.guard(() => selection.marker.destroy())
     this.guard(() => this.emitter.emit('did-remove-selection', selection))
+  }
+
+  /** The slot's `Selection`: the one somebody still holds, or a new one at the slot's offsets. */
+  private selectionAt(slot: number): Selection {
+    const existing = this.liveAt(slot)
+    if (existing !== undefined) return existing
+    const entry = this.entries[slot]!
+    const positions = this.host.positions
+    const marker = this.host.markRemoteOffsets(positions.head(entry), positions.tail(entry))
+    const selection = new Selection(this.host.context, this.selectionHost, marker)
+    ;(this.live ??= new Map()).set(slot, new WeakRef(selection))
+    // (Its marker is reachable through `Cursor#getMarker`: if someone destroys it, the slot has no
+    // place until the peer publishes a new one.)
+    marker.onDidDestroy(() => this.markerDestroyed(slot, entry))
+    return selection
+  }
+
+  private markerDestroyed(slot: number, entry: number): void {
+    if (this.entries[slot] !== entry) return
+    this.entries[slot] = -1
+    this.host.positions.remove(entry)
+    this.live?.delete(slot)
+    this.held?.delete(slot)
+  }
+
+  /** The slot's `Selection` if one is alive (not collected, its marker not destroyed by someone). */
+  private liveAt(slot: number): Selection | undefined {
+    const selection = this.held?.get(slot) ?? this.live?.get(slot)?.deref()
+    if (selection === undefined) this.live?.delete(slot)
+    return selection
+  }
+
+  /** Someone listens to one of our selections (or its cursor): keep it until it leaves. */
+  private retain(selection: Selection): void {
+    if (this.live === null) return
+    for (const [slot, ref] of this.live) {
+      if (ref.deref() === selection) (this.held ??= new Map()).set(slot, selection)
+    }
   }
 
   /** Runs listeners without letting one that fails stop the update half way. */
@@ -230,4 +286,9 @@ export class Peer {
     this.listenerError = null
     throw error
   }
+}
+
+/** An offset forced into the text, as a marker would keep it. */
+function clamp(offset: number, buffer: TextBuffer): number {
+  return Math.max(0, Math.min(buffer.getLength(), Math.floor(offset)))
 }

@@ -87,10 +87,12 @@ export class Cursor {
   }
 
   onDidDestroy(callback: () => void): Disposable {
+    this.host.retain?.(this.selection)
     return this.state.emitter.once('did-destroy', callback)
   }
 
   onDidChangeVisibility(callback: (visible: boolean) => void): Disposable {
+    this.host.retain?.(this.selection)
     return this.state.emitter.on('did-change-visibility', callback)
   }
 

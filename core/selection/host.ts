@@ -69,6 +69,8 @@ export interface SelectionHost {
   selectionRangeChanged(event: SelectionRangeEvent): void
   selectionDestroyed(selection: Selection): void
   lastCursor(): Cursor | undefined
+  /** Someone listens to this selection or its cursor (a peer's objects are otherwise held weakly). */
+  retain?(selection: Selection): void
 }
 
 /** The editor's text operations that selections call while editing (all inside `SelectionHost#write`). */

@@ -6,6 +6,8 @@ import type { Selection } from './selection.ts'
 export interface PeerOwner {
   readonly name: string
   getLastSelection(): Selection | undefined
+  /** Someone listens to one of the owner's selections: the owner must keep it. */
+  retain(selection: Selection): void
 }
 
 /**
@@ -40,6 +42,10 @@ export class PeerSelectionHost implements SelectionHost {
 
   lastCursor(): Cursor | undefined {
     return this.owner.getLastSelection()?.cursor
+  }
+
+  retain(selection: Selection): void {
+    this.owner.retain(selection)
   }
 
   cursorMoved(): void {}

@@ -99,12 +99,14 @@ export class Selection {
   }
 
   onDidDestroy(callback: () => void): Disposable {
+    this.host.retain?.(this)
     return this.emitter.once('did-destroy', callback)
   }
 
   /** Internal: a peer's cursor got a listener, so its marker must report moves. */
   subscribeToMarker(): void {
     if (this.markerSubscription === null && !this.destroyed) {
+      this.host.retain?.(this)
       this.markerSubscription = this.marker.onDidChange((event) => this.markerDidChange(event))
     }
   }
