@@ -8,7 +8,7 @@ import type { Disposable } from '../events/disposable.ts'
 import type { Selection } from '../selection/selection.ts'
 import type { SelectionContext } from '../selection/host.ts'
 import { decodePeerState, relativePositionJSON, type CursorFields, type SelectionJSON, type UserInfo } from './awareness-state.ts'
-import { Peer } from './peer.ts'
+import { Peer, type PeerHost } from './peer.ts'
 import { RemotePositions } from './remote-positions.ts'
 
 /** Where the collaboration layer reports what it ignores (malformed peer states). */
@@ -83,6 +83,8 @@ export class Collaboration {
   private readonly pendingPeers = new Set<Peer>()
   /** Every peer's placed selections, as offsets mapped through each change. */
   private readonly positions = new RemotePositions()
+  /** What every peer reads from the editor: one object for all of them. */
+  private readonly peerHost: PeerHost
   private dirty = true
   private published: Published | null = null
   /** A peer's change is being applied: our selections move exactly as peers expect them to. */
@@ -100,6 +102,13 @@ export class Collaboration {
     options: CollaborationOptions = {},
   ) {
     this.logger = options.logger ?? CONSOLE_LOGGER
+    this.peerHost = {
+      ytext: host.buffer.ytext,
+      buffer: host.buffer,
+      context: host.context,
+      positions: this.positions,
+      markRemoteOffsets: (head, tail) => host.markRemoteOffsets(head, tail),
+    }
     const selectionsChanged = () => {
       if (!this.applyingRemote) this.markDirty()
     }
@@ -299,7 +308,7 @@ export class Collaboration {
     let peer = this.peers.get(clientId)
     const isNew = peer === undefined
     if (peer === undefined) {
-      peer = new Peer({ ytext: this.host.buffer.ytext, buffer: this.host.buffer, context: this.host.context, positions: this.positions, markRemoteOffsets: (h, t) => this.host.markRemoteOffsets(h, t) }, clientId)
+      peer = new Peer(this.peerHost, clientId)
       this.peers.set(clientId, peer)
     }
     peer.update(decoded.state)

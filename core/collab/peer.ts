@@ -54,8 +54,9 @@ export class Peer {
   private live: Map<number, WeakRef<Selection>> | null = null
   /** ...or while someone listens to them (or their cursor). */
   private held: Map<number, Selection> | null = null
-  private readonly emitter = new Emitter<PeerEvents>()
-  private readonly selectionHost: PeerSelectionHost
+  /** Made when first needed: most peers of a big session are never listened to one by one. */
+  private emitter: Emitter<PeerEvents> | null = null
+  private selectionHost: PeerSelectionHost | null = null
   private destroyed = false
   /** The first error a listener threw during an update: rethrown once the update is complete. */
   private listenerError: unknown = null
@@ -66,14 +67,6 @@ export class Peer {
     clientId: number,
   ) {
     this.clientId = clientId
-    const peer = this
-    this.selectionHost = new PeerSelectionHost({
-      get name() {
-        return peer.currentUser.name
-      },
-      getLastSelection: () => this.getLastSelection(),
-      retain: (selection) => this.retain(selection),
-    })
   }
 
   /** `{name, color}` as the peer publishes it (empty strings when it publishes none). */
@@ -114,20 +107,20 @@ export class Peer {
   // Events
 
   onDidAddSelection(callback: (selection: Selection) => void): Disposable {
-    return this.emitter.on('did-add-selection', callback)
+    return this.events().on('did-add-selection', callback)
   }
 
   onDidRemoveSelection(callback: (selection: Selection) => void): Disposable {
-    return this.emitter.on('did-remove-selection', callback)
+    return this.events().on('did-remove-selection', callback)
   }
 
   onDidChangeUser(callback: (user: UserInfo) => void): Disposable {
-    return this.emitter.on('did-change-user', callback)
+    return this.events().on('did-change-user', callback)
   }
 
   /** Fires once, when the peer leaves (after its selections fired theirs). */
   onDidDestroy(callback: () => void): Disposable {
-    return this.emitter.once('did-destroy', callback)
+    return this.events().once('did-destroy', callback)
   }
 
   // Internal: driven by Collaboration
@@ -141,7 +134,7 @@ export class Peer {
     const user = state.user ?? NO_USER
     if (user.name !== this.currentUser.name || user.color !== this.currentUser.color) {
       this.currentUser = Object.freeze({ name: user.name, color: user.color })
-      this.guard(() => this.emitter.emit('did-change-user', this.currentUser))
+      this.guard(() => this.emitter?.emit('did-change-user', this.currentUser))
     }
     const published = state.selections
     for (let slot = published.length; slot < this.entries.length; slot++) this.removeSelection(slot)
@@ -181,9 +174,9 @@ export class Peer {
       this.entries = []
       this.sources = []
       this.pending = null
-      this.guard(() => this.emitter.emit('did-destroy'))
+      this.guard(() => this.emitter?.emit('did-destroy'))
     } finally {
-      this.emitter.dispose()
+      this.events().dispose()
     }
     this.rethrowListenerError()
   }
@@ -212,9 +205,9 @@ export class Peer {
       return
     }
     this.entries[slot] = positions.add(clampedHead, clampedAnchor)
-    if (this.emitter.hasListeners('did-add-selection')) {
+    if (this.emitter?.hasListeners('did-add-selection')) {
       const selection = this.selectionAt(slot)
-      this.guard(() => this.emitter.emit('did-add-selection', selection))
+      this.guard(() => this.emitter?.emit('did-add-selection', selection))
     }
   }
 
@@ -222,7 +215,7 @@ export class Peer {
     const entry = this.entries[slot]!
     this.pending?.delete(slot)
     if (entry < 0) return
-    const selection = this.emitter.hasListeners('did-remove-selection') ? this.selectionAt(slot) : this.liveAt(slot)
+    const selection = this.emitter?.hasListeners('did-remove-selection') ? this.selectionAt(slot) : this.liveAt(slot)
     this.entries[slot] = -1
     this.host.positions.remove(entry)
     this.live?.delete(slot)
@@ -230,7 +223,7 @@ export class Peer {
     if (selection === undefined) return
     // A throwing onDidDestroy listener does not keep the selection alive.
     this.guard(() => selection.marker.destroy())
-    this.guard(() => this.emitter.emit('did-remove-selection', selection))
+    this.guard(() => this.emitter?.emit('did-remove-selection', selection))
   }
 
   /** The slot's `Selection`: the one somebody still holds, or a new one at the slot's offsets. */
@@ -240,12 +233,32 @@ export class Peer {
     const entry = this.entries[slot]!
     const positions = this.host.positions
     const marker = this.host.markRemoteOffsets(positions.head(entry), positions.tail(entry))
-    const selection = new Selection(this.host.context, this.selectionHost, marker)
+    const selection = new Selection(this.host.context, this.selectionHost ??= this.makeSelectionHost(), marker)
     ;(this.live ??= new Map()).set(slot, new WeakRef(selection))
     // (Its marker is reachable through `Cursor#getMarker`: if someone destroys it, the slot has no
     // place until the peer publishes a new one.)
     marker.onDidDestroy(() => this.markerDestroyed(slot, entry))
     return selection
+  }
+
+  private events(): Emitter<PeerEvents> {
+    if (this.emitter === null) {
+      this.emitter = new Emitter()
+      // A peer that left takes no more listeners.
+      if (this.destroyed) this.emitter.dispose()
+    }
+    return this.emitter
+  }
+
+  private makeSelectionHost(): PeerSelectionHost {
+    const peer = this
+    return new PeerSelectionHost({
+      get name() {
+        return peer.currentUser.name
+      },
+      getLastSelection: () => this.getLastSelection(),
+      retain: (selection) => this.retain(selection),
+    })
   }
 
   private markerDestroyed(slot: number, entry: number): void {
