@@ -16,7 +16,7 @@ import { paragraphRowRange } from '../motions/paragraph.ts'
 import { createLanguageMode, type LanguageMode } from '../language/language-mode.ts'
 import { isLanguageId, type LanguageId } from '../language/registry.ts'
 import type { ScopeDescriptor } from '../language/scope-descriptor.ts'
-import { toggleLineCommentsEdits } from '../language/comments.ts'
+import { cursorColumnOnCommentedBlankRow, toggleLineCommentsEdits } from '../language/comments.ts'
 import { highlightRows, type HighlightSpan } from '../language/highlight.ts'
 import type { Logger } from '../collab/collaboration.ts'
 import { Clipboard } from './clipboard.ts'
@@ -306,7 +306,14 @@ export abstract class EditorModel extends EditorCommands {
     // Atom keeps a cursor at the end of the last row before an appended block-comment end.
     const endColumn = this.buffer.lineLengthForRow(endRow)
     const appended = edits.find((edit) => edit.row === endRow && edit.startColumn === endColumn && edit.endColumn === endColumn)
-    const cursorsAtEnd = appended ? this.getSelections().filter((s) => s.isEmpty() && s.getHeadBufferPosition().isEqual([endRow, endColumn])) : []
+    const onBlankRows = this.getSelections().flatMap((selection) => {
+      const { row, column } = selection.getHeadBufferPosition()
+      const newColumn = selection.isEmpty() ? cursorColumnOnCommentedBlankRow(this.lineTextForBufferRow(row), row, column, edits, tokens) : null
+      return newColumn === null ? [] : [{ selection, position: new Point(row, newColumn) }]
+    })
+    const cursorsAtEnd = appended
+      ? this.getSelections().filter((s) => s.isEmpty() && s.getHeadBufferPosition().isEqual([endRow, endColumn]) && !onBlankRows.some((b) => b.selection === s))
+      : []
     this.mutateText('toggleLineComments', {}, () => {
       // Bottom-up, so each edit's columns are still those of the text it was computed from.
       const ordered = [...edits].sort((a, b) => b.row - a.row || b.startColumn - a.startColumn)
@@ -317,6 +324,7 @@ export abstract class EditorModel extends EditorCommands {
         const { row, column } = selection.getHeadBufferPosition()
         selection.cursor.setBufferPosition([row, column - appended!.text.length])
       }
+      for (const { selection, position } of onBlankRows) selection.cursor.setBufferPosition(position)
     })
   }
 
