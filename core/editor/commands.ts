@@ -259,8 +259,8 @@ export abstract class EditorCommands {
       maintainClipboard = true
     })
   }
-  insertNewline(options: InsertTextOptions = {}): Range[] {
+  insertNewline(options: InsertTextOptions = {}): Range[] | false {
     return this.insertText('\n', options)
   }
-  abstract insertText(text: string, options?: InsertTextOptions): Range[]
+  abstract insertText(text: string, options?: InsertTextOptions): Range[] | false
 }

@@ -38,6 +38,12 @@ export interface TextEditorOptions {
   nonWordCharacters?: string
   clipboard?: Clipboard
   language?: LanguageId
+  /** Auto-indent moved lines and new lines (Atom's `autoIndent`); default true. */
+  autoIndent?: boolean
+  /** Auto-indent pasted text (Atom's `autoIndentOnPaste`); default true. */
+  autoIndentOnPaste?: boolean
+  /** Screen rows `pageUp`/`pageDown` move; default 1. */
+  rowsPerPage?: number
   /** Where warnings go (a peer's malformed awareness state); default `console.warn`. */
   logger?: Logger
 }
@@ -53,6 +59,7 @@ export interface EditorEvents {
   'did-change-read-only': boolean
   'did-change-language': LanguageId
   'did-insert-text': { text: string; range: Range }
+  'will-insert-text': { text: string; cancel(): void }
   'did-destroy': undefined
 }
 
@@ -348,8 +355,9 @@ export abstract class EditorModel extends EditorCommands {
     this.displayLayer.unfoldBufferRow(bufferRow)
   }
 
-  unfoldAll(): void {
-    this.displayLayer.unfoldAll()
+  /** Destroys every fold; returns their ranges. */
+  unfoldAll(): Range[] {
+    return this.displayLayer.unfoldAll()
   }
 
   isFoldedAtBufferRow(bufferRow: number): boolean {

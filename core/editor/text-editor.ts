@@ -9,7 +9,8 @@ import { Selection, type SelectionOwner, type SelectionRangeEvent, type SetRange
 import type { InsertTextOptions } from '../selection/selection-editing.ts'
 import type { CursorHost, WriteOptions } from '../selection/host.ts'
 import { Clipboard } from './clipboard.ts'
-import { EditorModel, type TextEditorOptions } from './editor-model.ts'
+import { AtomCommands } from './atom-commands.ts'
+import type { TextEditorOptions } from './editor-model.ts'
 import { ReadOnlyEditorError } from './errors.ts'
 import { History, type SelectionOffsets } from './history.ts'
 import { Collaboration, type CollaborationOptions } from '../collab/collaboration.ts'
@@ -24,7 +25,7 @@ const LOCAL: SelectionOwner = { local: true, name: '' }
  * the editor as origin); this class owns the local selections, applies commands to all of them and
  * merges what coincides, keeps the undo history and emits the events. Algorithms live elsewhere.
  */
-export class TextEditor extends EditorModel implements CursorHost {
+export class TextEditor extends AtomCommands implements CursorHost {
   private readonly history: History
   private readonly subscriptions: Disposable[] = []
   private selections: Selection[] = []
@@ -259,9 +260,11 @@ export class TextEditor extends EditorModel implements CursorHost {
 
   // Editing
 
-  insertText(text: string, options: InsertTextOptions & { groupUndo?: boolean } = {}): Range[] {
+  insertText(text: string, options: InsertTextOptions & { groupUndo?: boolean } = {}): Range[] | false {
     if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}`)
-    const selectionOptions: InsertTextOptions = { autoIndentNewline: true, autoDecreaseIndent: true, ...options }
+    this.ensureWritable('insertText', options)
+    if (!this.willInsertText(text)) return false
+    const selectionOptions: InsertTextOptions = { autoIndentNewline: this.autoIndent, autoDecreaseIndent: this.autoIndent, ...options }
     return this.mutateSelectedText(
       'insertText',
       options,
@@ -294,16 +297,17 @@ export class TextEditor extends EditorModel implements CursorHost {
     }
   }
 
-  pasteText(options: InsertTextOptions = {}): void {
+  pasteText(options: InsertTextOptions = {}): false | void {
     this.ensureWritable('pasteText', options)
     const { text: clipboardText, metadata = {} } = this.clipboard.readWithMetadata()
+    if (!this.willInsertText(clipboardText)) return false
     const count = this.selections.length
     this.mutateSelectedText('pasteText', options, (selection, index) => {
       const entry = metadata.selections && metadata.selections.length === count ? metadata.selections[index]! : null
       const text = entry ? entry.text : clipboardText
       const indentBasis = entry ? entry.indentBasis : metadata.indentBasis
       const fullLine = entry ? entry.fullLine : metadata.fullLine
-      const insertOptions: InsertTextOptions = { ...options }
+      const insertOptions: InsertTextOptions = { autoIndent: this.autoIndentOnPaste, ...options }
       insertOptions.indentBasis = indentBasis != null && (text.includes('\n') || !selection.cursor.hasPrecedingCharactersOnLine()) ? indentBasis : null
       let range: Range
       if (fullLine && selection.isEmpty()) {
