@@ -93,19 +93,18 @@ export function indentationFoldRowRanges(lines: FoldableLines, tabLength: number
 }
 
 /**
- * The folds of the rows indented exactly `level` levels, skipping what an earlier one covers (Atom's
- * plain-text `getFoldableRangesAtIndentLevel`, which also takes the fold enclosing such a row when the
- * row starts none).
+ * The folds starting on rows indented exactly `level` levels, skipping the rows an earlier one covers
+ * (Atom's plain-text `getFoldableRangesAtIndentLevel`).
  */
 export function indentationFoldRowRangesAtLevel(lines: FoldableLines, level: number, tabLength: number): [number, number][] {
   const result: [number, number][] = []
   for (let row = 0, count = lines.getLineCount(); row < count; row++) {
     const line = lines.lineForRow(row) ?? ''
     if (indentLengthForLine(line, tabLength) / tabLength !== level) continue
-    const rows = foldableRowRangeContainingRow(lines, row, tabLength)
-    if (!rows) continue
-    result.push(rows)
-    row = rows[1]
+    const endRow = endRowForFoldAtRow(lines, row, tabLength)
+    if (endRow === null) continue
+    result.push([row, endRow])
+    row = endRow
   }
   return result
 }

@@ -1,6 +1,6 @@
 import { ReadOnlyEditorError, type TextEditor } from '../../core/index.ts'
 import { INPUT_ANCHOR, type EditorView } from '../view/editor-view.ts'
-import { commandForKeystroke, type Command, type CommandContext } from './keymap.ts'
+import { commandForKeystroke, isChordPrefix, type Command, type CommandContext } from './keymap.ts'
 import { keystrokeForEvent } from './keystroke.ts'
 import type { SystemClipboard } from './system-clipboard.ts'
 
@@ -26,6 +26,8 @@ export interface InputHost {
  */
 export class KeyboardInput {
   private composing = false
+  /** The first keys of a chord typed so far ('ctrl-k'), or ''. */
+  private pendingChord = ''
   private readonly context: CommandContext
   private readonly cleanups: (() => void)[] = []
 
@@ -90,7 +92,14 @@ export class KeyboardInput {
     if (event.isComposing || event.keyCode === 229 || this.composing) return
     const keystroke = keystrokeForEvent(event)
     if (keystroke === null) return
-    const binding = commandForKeystroke(keystroke)
+    // A chord's first keys wait for the next one; a key that completes no chord counts on its own.
+    const keys = this.pendingChord === '' ? keystroke : `${this.pendingChord} ${keystroke}`
+    this.pendingChord = isChordPrefix(keys) ? keys : ''
+    if (this.pendingChord !== '') {
+      event.preventDefault()
+      return
+    }
+    const binding = commandForKeystroke(keys) ?? commandForKeystroke(keystroke)
     if (binding === undefined) {
       if (NAVIGATION_KEYS.has(event.key)) event.preventDefault()
       else this.placeCaret()
