@@ -8,7 +8,7 @@ import type { Selection, SetRangeOptions } from '../selection/selection.ts'
 import type { WriteOptions } from '../selection/host.ts'
 import { lowerCase, replaceSelectionText, transposeSelection, upperCase, type ReplaceOptions } from './case-commands.ts'
 import { EditorModel, type TextEditorOptions } from './editor-model.ts'
-import { foldBufferRow, foldFinderFor, refoldAll, type FoldFinder } from './fold-commands.ts'
+import { foldBufferRow, foldFinderFor, isFoldableAtBufferRow, refoldAll, type FoldFinder } from './fold-commands.ts'
 import { duplicateSelectedLines, moveLinesDown, moveLinesUp } from './line-moves.ts'
 import { insertNewlineAbove, insertNewlineBelow } from './newline-commands.ts'
 import { shiftSelectionsLeft, shiftSelectionsRight, type SelectionShift } from './selection-shifts.ts'
@@ -171,6 +171,15 @@ export abstract class AtomCommands extends EditorModel {
   foldAllAtIndentLevel(level: number): void {
     if (typeof level !== 'number' || !(level >= 0)) throw new TypeError(`level must be a number >= 0; got ${String(level)}`)
     refoldAll(this.displayLayer, this.foldFinder().rangesAtLevel(level))
+  }
+
+  /** Whether a fold can start on the row (what a gutter shows a fold arrow for). */
+  isFoldableAtBufferRow(bufferRow: number): boolean {
+    return isFoldableAtBufferRow(this.displayLayer, this.languageMode, this.buffer, bufferRow)
+  }
+
+  isFoldableAtScreenRow(screenRow: number): boolean {
+    return this.isFoldableAtBufferRow(this.bufferRowForScreenRow(screenRow))
   }
 
   toggleFoldAtBufferRow(bufferRow: number): void {

@@ -57,3 +57,10 @@ export function refoldAll(layer: DisplayLayer, ranges: readonly Range[]): void {
   layer.unfoldAll()
   for (const range of ranges) layer.foldBufferRange(range)
 }
+
+/** Atom's `isFoldableAtBufferRow`: a fold of the language's syntax (or of indentation) starts on the row. */
+export function isFoldableAtBufferRow(layer: DisplayLayer, languageMode: LanguageMode, buffer: TextBuffer, row: number): boolean {
+  if (!Number.isInteger(row) || row < 0 || row > buffer.getLastRow()) return false
+  const syntaxFolds = languageMode.getSyntaxFolds()
+  return syntaxFolds ? syntaxFolds.isFoldableAtRow(row) : layer.isFoldableAtBufferRow(row)
+}

@@ -118,6 +118,16 @@ describe('fold commands', () => {
     expect(editor.getScreenLineCount()).toBe(9)
   })
 
+  it('isFoldableAtBufferRow says where a fold starts, by syntax or by indentation', () => {
+    const editor = editorWith(JS, { language: 'javascript' })
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1].map((row) => editor.isFoldableAtBufferRow(row))).toEqual([
+      true, true, true, false, false, false, false, false, false, false, false,
+    ])
+    expect(editor.isFoldableAtScreenRow(1)).toBe(true)
+    const text = editorWith('a\n  b\nc')
+    expect([0, 1, 2].map((row) => text.isFoldableAtBufferRow(row))).toEqual([true, false, false])
+  })
+
   it('toggleFoldAtBufferRow folds an unfolded row and unfolds a folded one', () => {
     const editor = editorWith(JS, { language: 'javascript' })
     editor.toggleFoldAtBufferRow(1)
