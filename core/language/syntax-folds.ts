@@ -5,9 +5,10 @@ import { Range } from '../point/range.ts'
 
 /**
  * Folds that follow the syntax, as Atom's tree-sitter language modes define them: a bracketed node
- * (`{…}`, `[…]`, `(…)`) folds from after its opening bracket to before its closing one; an HTML element
- * from the end of its start tag to the start of its end tag; a Python block from after its colon to the
- * end of its last statement. Only folds spanning more than one row count.
+ * (`{…}`, `[…]`, `(…)`) folds from after its opening bracket to before its closing one; an HTML or JSX
+ * element from the end of its start tag to the start of its end tag; a template string inside its
+ * backticks; a Python block from after its colon to the end of its last statement. Only folds spanning
+ * more than one row count.
  */
 
 const CLOSER: Readonly<Record<string, string>> = { '{': '}', '[': ']', '(': ')' }
@@ -15,6 +16,8 @@ const WHITESPACE = /\s/
 
 /** The offsets `node` folds, or null when it is not a foldable node. */
 export function foldOffsetsForNode(node: SyntaxNode, text: (from: number, to: number) => string): [number, number] | null {
+  // A template string folds inside its backticks.
+  if (node.name === 'TemplateString') return [node.from + 1, node.to - 1]
   const first = node.firstChild
   const last = node.lastChild
   if (!first || !last || first.from === last.from) return null
@@ -23,7 +26,7 @@ export function foldOffsetsForNode(node: SyntaxNode, text: (from: number, to: nu
     if (last.name !== closer || first.from !== node.from || last.to !== node.to) return null
     return [first.to, last.from]
   }
-  if (first.name === 'OpenTag' && last.name === 'CloseTag') return [first.to, last.from]
+  if (first.name.endsWith('OpenTag') && last.name.endsWith('CloseTag')) return [first.to, last.from]
   if (node.name === 'Body' && first.name === ':') {
     // The block ends with its last statement, not with the line breaks the parser gives it.
     let end = node.to

@@ -67,6 +67,14 @@ describe('folds that follow the syntax', () => {
     expect(screen(css)).toBe('a {⋯}')
   })
 
+  it('folds a JSX element between its tags and a template string inside its backticks', () => {
+    const editor = editorWith('const a = (\n  <div>\n    <p/>\n  </div>\n)\nconst t = `a\nb`', { language: 'jsx' })
+    editor.foldBufferRow(1)
+    expect(screen(editor)).toBe('const a = ( /   <div>⋯</div> / ) / const t = `a / b`')
+    editor.foldBufferRow(5)
+    expect(screen(editor)).toBe('const a = ( /   <div>⋯</div> / ) / const t = `⋯`')
+  })
+
   it('folds plain text and Markdown by indentation, from the end of the first row to the end of the last', () => {
     const text = editorWith('a\n  b\n  c\nd')
     text.foldBufferRow(0)
