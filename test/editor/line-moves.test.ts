@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ReadOnlyEditorError } from '../../core/editor/errors.ts'
-import type { TextEditor } from '../../core/editor/text-editor.ts'
-import { editorWith, marked } from '../helpers/editor-text.ts'
-
-/** Every screen row's text, joined by ' / ' (a fold shows as '⋯'). */
-function screen(editor: TextEditor): string {
-  return Array.from({ length: editor.getScreenLineCount() }, (_, row) => editor.lineTextForScreenRow(row)).join(' / ')
-}
+import { editorWith, marked, screenText as screen } from '../helpers/editor-text.ts'
 
 describe('moveLineUp / moveLineDown', () => {
   it('swaps the cursor line with the one above or below, the cursor moving with it', () => {

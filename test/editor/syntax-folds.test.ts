@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { TextEditor } from '../../core/editor/text-editor.ts'
-import { editorWith } from '../helpers/editor-text.ts'
-
-function screen(editor: TextEditor): string {
-  return Array.from({ length: editor.getScreenLineCount() }, (_, row) => editor.lineTextForScreenRow(row)).join(' / ')
-}
+import { editorWith, screenText as screen } from '../helpers/editor-text.ts'
 
 const JS = ['function f(a) {', '  if (a) {', '    g([', '      1,', '    ])', '  }', '  return 2', '}', 'h()'].join('\n')
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { COMMANDS, KEYMAP, commandForKeystroke, isChordPrefix } from '../../web/input/keymap.ts'
-import { editorWith, marked } from '../helpers/editor-text.ts'
+import { editorWith, marked, screenText } from '../helpers/editor-text.ts'
 import type { TextEditor } from '../../core/index.ts'
 
 /** Runs the command bound to each keystroke on a real editor, as the page does. */
@@ -133,7 +133,7 @@ describe('the keymap', () => {
 
   it('folds and unfolds with ctrl-alt-[ / ctrl-alt-], ctrl-k ctrl-0 / ctrl-k ctrl-j and ctrl-k ctrl-N', () => {
     const editor = editorWith('a|\n  b\n    c\n  d\ne')
-    const screen = () => Array.from({ length: editor.getScreenLineCount() }, (_, row) => editor.lineTextForScreenRow(row)).join(' / ')
+    const screen = () => screenText(editor)
     press(editor, 'ctrl-alt-[')
     expect(screen()).toBe('a⋯ / e')
     press(editor, 'ctrl-alt-]')
