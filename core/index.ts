@@ -19,15 +19,15 @@ export { Disposable, CompositeDisposable, type DisposableLike } from './events/d
 /** A typed event emitter. */
 export { Emitter } from './events/emitter.ts'
 /** What `onWillInsertText` callbacks receive: the text, and `cancel()`. */
-export type { WillInsertTextEvent } from './editor/atom-commands.ts'
+export type { WillInsertTextEvent } from './editor/editor-events.ts'
 /** Copied text plus Atom's paste metadata. */
 export { Clipboard, type ClipboardMetadata } from './editor/clipboard.ts'
 /** Thrown when a read-only editor is asked to change its text. */
 export { ReadOnlyEditorError } from './editor/errors.ts'
 /** TextMate-style scopes at a position. */
 export { ScopeDescriptor } from './language/scope-descriptor.ts'
-/** Language ids and detection by file name. */
-export { languageForPath, isLanguageId, type LanguageId } from './language/registry.ts'
+/** Language ids, their display names and detection by file name. */
+export { languageForPath, isLanguageId, languageInfo, LANGUAGE_IDS, type LanguageId, type LanguageInfo } from './language/registry.ts'
 /** Another user of the shared text, with their cursors and selections in this editor's coordinates. */
 export { Peer } from './collab/peer.ts'
 /** The awareness fields an editor publishes: `{user, cursor, selections}` of relative positions. */

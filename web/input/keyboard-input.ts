@@ -4,7 +4,6 @@ import { commandForKeystroke, isChordPrefix, type Command, type CommandContext }
 import { keystrokeForEvent } from './keystroke.ts'
 import type { SystemClipboard } from './system-clipboard.ts'
 
-export const READ_ONLY_HINT = 'Read-only: this link can follow the document but not change it'
 
 /** Keys the browser would use to move its own caret out of the input span. */
 const NAVIGATION_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown'])
@@ -15,19 +14,32 @@ export interface InputHost {
   readonly clipboard: SystemClipboard
   /** The user acted in the editor (typed, moved, clicked): stop following a peer. */
   didLocalInput(): void
+  /** F1: open the key help. */
+  showKeyHelp(): void
 }
+
+export const TAB_MOVES_FOCUS_ON = 'Tab moves focus (Ctrl+M: Tab indents again)'
+export const TAB_MOVES_FOCUS_OFF = 'Tab indents (Ctrl+M: Tab moves focus)'
 
 /**
  * Keyboard, text and clipboard input on the editing surface. Keys go through the keymap to core
  * commands; typed text (`beforeinput`) goes to `insertText` with grouped undo; IME composition is
- * shown in the input span at the cursor and inserted when it ends; copy, cut and paste run in the
+ * shown inline in the input span at the cursor, the line's following text moved aside to make room,
+ * and inserted when it ends (peers see it only then); copy, cut and paste run in the
  * browser's clipboard events, through the system clipboard. Nothing reaches the DOM's own editing:
  * every `beforeinput` is cancelled, so the rendered lines only ever show the model.
+ *
+ * Tab indents, so a keyboard user could not leave (WCAG 2.1.2): as in CodeMirror, Tab or Shift+Tab
+ * right after Escape moves focus instead, and Ctrl+M (as in VS Code) makes Tab move focus until
+ * pressed again.
  */
 export class KeyboardInput {
   private composing = false
   /** The first keys of a chord typed so far ('ctrl-k'), or ''. */
   private pendingChord = ''
+  /** The last key was Escape: a Tab now leaves the editor. */
+  private escaped = false
+  private tabMovesFocus = false
   private readonly context: CommandContext
   private readonly cleanups: (() => void)[] = []
 
@@ -43,15 +55,27 @@ export class KeyboardInput {
     listen('beforeinput', (event) => this.onBeforeInput(event))
     listen('compositionstart', () => this.onCompositionStart())
     listen('compositionend', (event) => this.onCompositionEnd(event))
+    listen('input', () => this.onInput())
     listen('copy', (event) => this.onClipboard(event, 'copy'))
     listen('cut', (event) => this.onClipboard(event, 'cut'))
     listen('paste', (event) => this.onClipboard(event, 'paste'))
     listen('focus', () => this.placeCaret())
+    listen('blur', () => (this.escaped = false))
     listen('drop', (event) => event.preventDefault())
   }
 
   dispose(): void {
     for (const cleanup of this.cleanups) cleanup()
+  }
+
+  /** Whether Tab moves focus out of the editor instead of indenting (Ctrl+M toggles it). */
+  getTabMovesFocus(): boolean {
+    return this.tabMovesFocus
+  }
+
+  setTabMovesFocus(on: boolean): void {
+    this.tabMovesFocus = on
+    this.host.view.showHint(on ? TAB_MOVES_FOCUS_ON : TAB_MOVES_FOCUS_OFF)
   }
 
   isComposing(): boolean {
@@ -81,7 +105,7 @@ export class KeyboardInput {
   runCommand(command: Command): void {
     this.host.didLocalInput()
     if (command.edits && this.host.editor.isReadOnly()) {
-      this.host.view.showHint(READ_ONLY_HINT)
+      this.host.view.showHint(this.host.view.readOnlyHint)
       return
     }
     this.guard(() => command.run(this.context))
@@ -90,8 +114,23 @@ export class KeyboardInput {
 
   private onKeyDown(event: KeyboardEvent): void {
     if (event.isComposing || event.keyCode === 229 || this.composing) return
+    if (event.key === 'F1') {
+      event.preventDefault()
+      this.host.showKeyHelp()
+      return
+    }
     const keystroke = keystrokeForEvent(event)
     if (keystroke === null) return
+    const escaped = this.escaped
+    this.escaped = keystroke === 'escape'
+    if (keystroke === 'ctrl-m') {
+      event.preventDefault()
+      this.pendingChord = ''
+      this.setTabMovesFocus(!this.tabMovesFocus)
+      return
+    }
+    // The browser's own Tab handling moves focus out of the editing surface.
+    if ((keystroke === 'tab' || keystroke === 'shift-tab') && (escaped || this.tabMovesFocus)) return
     // A chord's first keys wait for the next one; a key that completes no chord counts on its own.
     const keys = this.pendingChord === '' ? keystroke : `${this.pendingChord} ${keystroke}`
     this.pendingChord = isChordPrefix(keys) ? keys : ''
@@ -164,11 +203,20 @@ export class KeyboardInput {
   private onCompositionStart(): void {
     this.composing = true
     this.host.view.inputSpan.classList.add('cx-composing')
-    if (this.host.editor.isReadOnly()) this.host.view.showHint(READ_ONLY_HINT)
+    if (this.host.editor.isReadOnly()) this.host.view.showHint(this.host.view.readOnlyHint)
+  }
+
+  /** The composition changed in the input span: the line makes room for it at the cursor. */
+  private onInput(): void {
+    if (!this.composing) return
+    const span = this.host.view.inputSpan
+    const width = span.getBoundingClientRect().width
+    this.host.view.setCompositionWidth(span.textContent === INPUT_ANCHOR ? null : width)
   }
 
   private onCompositionEnd(event: CompositionEvent): void {
     this.composing = false
+    this.host.view.setCompositionWidth(null)
     const span = this.host.view.inputSpan
     span.classList.remove('cx-composing')
     span.textContent = INPUT_ANCHOR
@@ -180,7 +228,7 @@ export class KeyboardInput {
     event.preventDefault()
     const { editor, clipboard, view } = this.host
     if (kind !== 'copy' && editor.isReadOnly()) {
-      view.showHint(READ_ONLY_HINT)
+      view.showHint(this.host.view.readOnlyHint)
       return
     }
     const data = event.clipboardData
@@ -222,7 +270,7 @@ export class KeyboardInput {
       fn()
     } catch (error) {
       // A command can still meet read-only (a peer's token changed mode): say so, never throw at the user.
-      if (error instanceof ReadOnlyEditorError) this.host.view.showHint(READ_ONLY_HINT)
+      if (error instanceof ReadOnlyEditorError) this.host.view.showHint(this.host.view.readOnlyHint)
       else throw error
     }
   }
