@@ -104,6 +104,23 @@ describe('grapheme clusters in the page', () => {
     await user.context.close()
   })
 
+  it('draws a cursor put inside a cluster through the API at the nearer edge, and steps on from there', async () => {
+    const user = await freshPage(LINE, 4)
+    const { page } = user
+    // Atom keeps an explicit buffer position inside a cluster; on screen it is at the nearer edge (column 1).
+    expect(await cursorColumn(user)).toBe(4)
+    const family = await glyphEdges(user, 1, 9)
+    expect(Math.abs((await caretX(user)) - family.left)).toBeLessThan(0.6)
+    await page.keyboard.press('ArrowRight')
+    expect(await cursorColumn(user)).toBe(9)
+    await page.evaluate(() => window.cotext!.editor.setCursorBufferPosition([0, 4]))
+    // The cursor is on screen (and drawn) at the family's left edge, so one step left is the `a`'s left edge.
+    await page.keyboard.press('ArrowLeft')
+    expect(await cursorColumn(user)).toBe(0)
+    expect(user.errors).toEqual([])
+    await user.context.close()
+  })
+
   it('selects whole clusters with shift+arrows and draws the selection over whole glyphs', async () => {
     const user = await freshPage(LINE, 1)
     const { page } = user
