@@ -224,7 +224,7 @@ export class TextBuffer {
    * was, as every peer (who never saw that undo's link) would.
    */
   offsetForRelativePosition(position: Y.RelativePosition, options: { followRedone?: boolean } = {}): number | null {
-    const fast = this.changeReader.offsetForRelativePosition(position)
+    const fast = this.changeReader.offsetForRelativePosition(position, options.followRedone ?? true)
     if (fast !== undefined) return fast === null ? null : Math.max(0, Math.min(this.index.length, fast))
     const absolute = Y.createAbsolutePositionFromRelativePosition(position, this.doc, options.followRedone ?? true)
     if (absolute === null || absolute.type !== this.ytext) return null
@@ -344,14 +344,17 @@ export class TextBuffer {
     this.doc.transact((transaction) => {
       const client = this.doc.clientID
       const clockBefore = Y.getState(this.doc.store, client)
-      if (deleteLength > 0) this.ytext.delete(offset, deleteLength)
+      if (deleteLength > 0) {
+        this.ytext.delete(offset, deleteLength)
+        this.changeReader.noteOwnDelete(offset, deleteLength)
+      }
       if (text.length > 0) this.ytext.insert(offset, text)
       const clockAfter = Y.getState(this.doc.store, client)
+      this.changeReader.noteOwnInsert(client, clockBefore, clockAfter)
       let own = this.ownEdits.get(transaction)
       if (!own) this.ownEdits.set(transaction, (own = []))
       own.push([clockBefore, clockAfter])
       const change = { offset, deleteLength, insertText: text }
-      this.changeReader.noteOwnChange(change, clockAfter > clockBefore ? Y.createID(client, clockAfter - 1) : null)
       // After-change consumers (marker events) run once, when the transaction ends, as in Atom.
       this.applyChanges([change], transaction.origin, true, false, false)
     }, origin)
@@ -361,7 +364,7 @@ export class TextBuffer {
     const own = this.ownEdits.get(transaction)
     if (own) {
       this.ownEdits.delete(transaction)
-      if (this.ytext.length === this.index.length && this.changeReader.insertedOnlyIn(transaction, own)) {
+      if (this.ytext.length === this.index.length && this.changeReader.indexedLength === this.index.length && this.changeReader.insertedOnlyIn(transaction, own)) {
         this.runAfterHooks()
         return
       }
