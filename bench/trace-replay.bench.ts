@@ -23,7 +23,7 @@ interface Trace {
 
 type Txn = Trace['txns'][number]
 
-const folder = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'traces')
+const folder = process.env.TRACES_DIR ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'traces')
 const names = (process.env.TRACES ?? 'automerge-paper,seph-blog1,rustcode,sveltecomponent').split(',')
 const TENTHS = 10
 

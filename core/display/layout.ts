@@ -142,6 +142,66 @@ export function measureRow(row: number, line: string, settings: LayoutSettings, 
 }
 
 /**
+ * The unwrapped width of a row after an edit inside it, from its width before, reading only the
+ * edit's text and the text between the hard tabs around it: the old and new text are measured from
+ * the edit's column (known modulo the tab length from the tab before it), and the first tab after
+ * the edit changes width with the columns before it; past that tab the columns line up with the old
+ * ones again. Sets `out.width` and `out.hasTab`; answers false (having set nothing) when an edge of
+ * the edit splits a surrogate pair, for the caller to measure the whole row.
+ */
+export function measureEditedRow(
+  line: string,
+  oldWidth: number,
+  oldHasTab: boolean,
+  start: number,
+  oldText: string,
+  newText: string,
+  tabLength: number,
+  out: LineMeasure,
+): boolean {
+  const end = start + newText.length
+  if (splitsPair(line, start) || splitsPair(line, end) || isHalfPair(oldText) || isHalfPair(newText)) return false
+  const tabs = oldHasTab || newText.includes('\t')
+  // The edit's column modulo the tab length: every tab ends on a tab stop.
+  const column = tabs && start > 0 ? start - line.lastIndexOf('\t', start - 1) - 1 : 0
+  const scratch: LineMeasure = { rowCount: 1, width: 0, hasTab: false }
+  const oldEnd = measureText(oldText, 0, oldText.length, column, tabLength, scratch)
+  const oldTextWidth = scratch.width
+  const oldTextTab = scratch.hasTab
+  scratch.width = 0
+  scratch.hasTab = false
+  const newEnd = measureText(newText, 0, newText.length, column, tabLength, scratch)
+  let width = oldWidth - oldTextWidth + scratch.width
+  if (tabs) {
+    const nextTab = line.indexOf('\t', end)
+    if (nextTab >= 0) {
+      const gap = nextTab - end
+      width += tabLength - ((newEnd + gap) % tabLength) - (tabLength - ((oldEnd + gap) % tabLength))
+    }
+  }
+  out.width = width
+  // Deleting a tab may have deleted the row's last one.
+  out.hasTab = scratch.hasTab || (oldHasTab && (!oldTextTab || line.includes('\t')))
+  return true
+}
+
+function splitsPair(line: string, index: number): boolean {
+  return index > 0 && index < line.length && isLow(line.charCodeAt(index)) && isHigh(line.charCodeAt(index - 1))
+}
+
+function isHalfPair(text: string): boolean {
+  return text.length > 0 && (isLow(text.charCodeAt(0)) || isHigh(text.charCodeAt(text.length - 1)))
+}
+
+function isHigh(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
+}
+
+function isLow(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff
+}
+
+/**
  * Atom's soft wrap: break before the character that would pass the wrap column, at the last word
  * start (whitespace followed by non-whitespace) on the row when there is one, inside the word when
  * there is none. Continuation rows are indented like the line's leading whitespace (unless that is

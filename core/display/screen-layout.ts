@@ -2,8 +2,8 @@ import type { TextBuffer } from '../buffer/text-buffer.ts'
 import type { BufferChangeEvent, TextChange } from '../buffer/text-change.ts'
 import { Point } from '../point/point.ts'
 import type { FoldSet } from './fold-set.ts'
-import { buildPieces, layoutDisplayLine, measureDisplayLine, measureRow, type DisplayLine, type LayoutSettings, type LineMeasure } from './layout.ts'
-import { RowIndex, metaHasTab, packMeta, type RowEntry } from './row-index.ts'
+import { buildPieces, layoutDisplayLine, measureDisplayLine, measureEditedRow, measureRow, type DisplayLine, type LayoutSettings, type LineMeasure } from './layout.ts'
+import { RowIndex, metaHasTab, metaWidth, packMeta, type RowEntry } from './row-index.ts'
 import { ScreenPatch } from './screen-patch.ts'
 
 /** Reads lines one by one, switching to one bulk read when an update touches many rows. */
@@ -173,7 +173,10 @@ export class ScreenLayout {
     const entry = this.rows.lookup(row)
     if (entry.count === 0 || (row + 1 < rowCount && this.rows.count(row + 1) === 0)) return null
     const patch = new ScreenPatch()
+    // The entry measures the row alone unless a fold joined something to it before this change.
+    let measuredAlone = true
     if (this.folds.size > 0) {
+      measuredAlone = !this.folds.hasMergedFoldOnRow(row)
       this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
       const [first, last] = this.folds.displayLineRows(row)
       if (first !== row || last !== row || this.folds.hasMergedFoldOnRow(row)) {
@@ -183,7 +186,14 @@ export class ScreenLayout {
       }
     }
     const measure = this.measure
-    measureRow(row, this.buffer.lineForRow(row) ?? '', this.settings, measure)
+    const line = this.buffer.lineForRow(row) ?? ''
+    const { tabLength, wrapColumn } = this.settings
+    const edited =
+      measuredAlone &&
+      measureEditedRow(line, metaWidth(entry.meta), metaHasTab(entry.meta), change.start.column, change.oldText, change.newText, tabLength, measure)
+    // A row that fits the wrap column is one screen row; a wider one is wrapped again from its start.
+    if (edited && measure.width <= wrapColumn) measure.rowCount = 1
+    else measureRow(row, line, this.settings, measure)
     this.rows.set(row, measure.rowCount, packMeta(measure.width, measure.hasTab))
     patch.splice(entry.screenStart, entry.count, measure.rowCount)
     return patch
