@@ -4,23 +4,24 @@
  * it touches. It mirrors the Y.Text so that reads never stringify the CRDT.
  */
 
-const LEAF_MAX = 64
+const LEAF_MAX = 32
 const BRANCH_MAX = 32
 
-interface Leaf {
-  readonly leaf: true
-  lines: string[]
-  length: number
+/**
+ * A leaf holds `lines`, a branch `children`; both kinds share one shape (the other field null) so
+ * that the descents, which run on every coordinate conversion, see a single hidden class.
+ */
+class TreeNode {
+  constructor(
+    readonly leaf: boolean,
+    readonly lines: string[],
+    readonly children: TreeNode[],
+    readonly lineCount: number,
+    readonly length: number,
+  ) {}
 }
 
-interface Branch {
-  readonly leaf: false
-  children: TreeNode[]
-  lineCount: number
-  length: number
-}
-
-type TreeNode = Leaf | Branch
+const NONE: never[] = []
 
 const LINE_BREAK = /\r\n|\r|\n/g
 
@@ -47,24 +48,20 @@ export function splitLines(text: string): string[] {
   return lines
 }
 
-function nodeLineCount(node: TreeNode): number {
-  return node.leaf ? node.lines.length : node.lineCount
-}
-
-function makeLeaf(lines: string[]): Leaf {
+function makeLeaf(lines: string[]): TreeNode {
   let length = 0
   for (const line of lines) length += line.length
-  return { leaf: true, lines, length }
+  return new TreeNode(true, lines, NONE, lines.length, length)
 }
 
-function makeBranch(children: TreeNode[]): Branch {
+function makeBranch(children: TreeNode[]): TreeNode {
   let lineCount = 0
   let length = 0
   for (const child of children) {
-    lineCount += nodeLineCount(child)
+    lineCount += child.lineCount
     length += child.length
   }
-  return { leaf: false, children, lineCount, length }
+  return new TreeNode(false, NONE, children, lineCount, length)
 }
 
 function chunk<T>(items: T[], max: number): T[][] {
@@ -94,7 +91,7 @@ function spliceNode(node: TreeNode, from: number, to: number, insert: string[]):
   let inserted = false
   for (let i = 0; i < node.children.length; i++) {
     const child = node.children[i]!
-    const count = nodeLineCount(child)
+    const count = child.lineCount
     const end = start + count
     const isLast = i === node.children.length - 1
     // The insertion goes into the child that holds row `from` (or the last child when appending).
@@ -134,7 +131,7 @@ export class LineIndex {
   }
 
   get lineCount(): number {
-    return nodeLineCount(this.root)
+    return this.root.lineCount
   }
 
   get length(): number {
@@ -152,52 +149,52 @@ export class LineIndex {
     let local = row
     let offset = 0
     while (!node.leaf) {
-      let next: TreeNode | null = null
-      for (const child of node.children) {
-        const count = nodeLineCount(child)
-        if (local < count) {
-          next = child
-          break
-        }
-        local -= count
+      const children = node.children
+      const n = children.length
+      let i = 0
+      for (; i < n; i++) {
+        const child = children[i]!
+        if (local < child.lineCount) break
+        local -= child.lineCount
         offset += child.length
       }
-      if (next === null) return { line: '', offset }
-      node = next
+      if (i === n) return { line: '', offset }
+      node = children[i]!
     }
     const lines = node.lines
-    for (let i = 0; i < local && i < lines.length; i++) offset += lines[i]!.length
+    const end = local < lines.length ? local : lines.length
+    for (let i = 0; i < end; i++) offset += lines[i]!.length
     return { line: lines[local] ?? '', offset }
   }
 
   /** The row holding `offset`, its start offset and its line (with ending), in one descent. */
   lineForOffset(offset: number): { row: number; rowStart: number; line: string } {
     let node = this.root
-    let remaining = Math.max(0, Math.min(offset, this.root.length))
+    let remaining = offset < 0 ? 0 : offset > node.length ? node.length : offset
     let row = 0
     let rowStart = 0
     while (!node.leaf) {
-      let next: TreeNode | null = null
-      for (let i = 0; i < node.children.length; i++) {
-        const child = node.children[i]!
-        if (remaining < child.length || i === node.children.length - 1) {
-          next = child
-          break
-        }
+      const children = node.children
+      const last = children.length - 1
+      let i = 0
+      for (; i < last; i++) {
+        const child = children[i]!
+        if (remaining < child.length) break
         remaining -= child.length
         rowStart += child.length
-        row += nodeLineCount(child)
+        row += child.lineCount
       }
-      node = next!
+      node = children[i]!
     }
     const lines = node.lines
-    for (let i = 0; i < lines.length; i++) {
+    const last = lines.length - 1
+    for (let i = 0; i < last; i++) {
       const len = lines[i]!.length
-      if (remaining < len || i === lines.length - 1) return { row: row + i, rowStart, line: lines[i]! }
+      if (remaining < len) return { row: row + i, rowStart, line: lines[i]! }
       remaining -= len
       rowStart += len
     }
-    return { row, rowStart, line: '' }
+    return last >= 0 ? { row: row + last, rowStart, line: lines[last]! } : { row, rowStart, line: '' }
   }
 
   /** Offset of the first character of `row` (the text's length past the last row). */
@@ -226,7 +223,7 @@ export class LineIndex {
     }
     let start = 0
     for (const child of node.children) {
-      const count = nodeLineCount(child)
+      const count = child.lineCount
       const end = start + count
       if (end > from && start < to) this.collect(child, Math.max(0, from - start), Math.min(count, to - start), out)
       if (end >= to) return
