@@ -3,12 +3,13 @@
  * for the last). Row <-> offset lookups descend the tree in O(log n); an edit re-splits only the lines
  * it touches. It mirrors the Y.Text so that reads never stringify the CRDT.
  */
+import { buildTree, spliceTree, type SummedTreeShape } from './summed-tree.ts'
 
 const LEAF_MAX = 32
 const BRANCH_MAX = 32
 
 /**
- * A leaf holds `lines`, a branch `children`; both kinds share one shape (the other field null) so
+ * A leaf holds `lines`, a branch `children`; both kinds share one shape (the other field empty) so
  * that the descents, which run on every coordinate conversion, see a single hidden class.
  */
 class TreeNode {
@@ -64,70 +65,25 @@ function makeBranch(children: TreeNode[]): TreeNode {
   return new TreeNode(false, NONE, children, lineCount, length)
 }
 
-function chunk<T>(items: T[], max: number): T[][] {
-  if (items.length <= max) return [items]
-  const count = Math.ceil(items.length / max)
-  const size = Math.ceil(items.length / count)
-  const chunks: T[][] = []
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size))
-  return chunks
-}
-
-function buildLevel(lines: string[]): TreeNode {
-  let level: TreeNode[] = chunk(lines, LEAF_MAX).map(makeLeaf)
-  while (level.length > 1) level = chunk(level, BRANCH_MAX).map(makeBranch)
-  return level[0]!
-}
-
-/** Replaces rows [from, to) of `node` by `insert`; returns the nodes that take its place. */
-function spliceNode(node: TreeNode, from: number, to: number, insert: string[]): TreeNode[] {
-  if (node.leaf) {
-    const lines = node.lines.slice(0, from).concat(insert, node.lines.slice(to))
-    if (lines.length === 0) return []
-    return chunk(lines, LEAF_MAX).map(makeLeaf)
-  }
-  const children: TreeNode[] = []
-  let start = 0
-  let inserted = false
-  for (let i = 0; i < node.children.length; i++) {
-    const child = node.children[i]!
-    const count = child.lineCount
-    const end = start + count
-    const isLast = i === node.children.length - 1
-    // The insertion goes into the child that holds row `from` (or the last child when appending).
-    const holdsInsert = !inserted && (from < end || (isLast && from <= end))
-    const overlaps = from < end && to > start
-    if (holdsInsert || overlaps) {
-      const localFrom = Math.max(from - start, 0)
-      const localTo = Math.min(Math.max(to - start, localFrom), count)
-      children.push(...spliceNode(child, localFrom, localTo, holdsInsert ? insert : []))
-      if (holdsInsert) inserted = true
-    } else {
-      children.push(child)
-    }
-    start = end
-  }
-  mergeSmallLeaves(children)
-  if (children.length === 0) return []
-  return chunk(children, BRANCH_MAX).map(makeBranch)
-}
-
-/** Joins neighbouring leaves that fit in one, so deletions do not leave the tree full of slivers. */
-function mergeSmallLeaves(children: TreeNode[]): void {
-  for (let i = children.length - 1; i > 0; i--) {
-    const a = children[i - 1]!
-    const b = children[i]!
-    if (a.leaf && b.leaf && a.lines.length + b.lines.length <= LEAF_MAX / 2) {
-      children.splice(i - 1, 2, makeLeaf(a.lines.concat(b.lines)))
-    }
-  }
+const SHAPE: SummedTreeShape<TreeNode, string[]> = {
+  leafMax: LEAF_MAX,
+  branchMax: BRANCH_MAX,
+  isLeaf: (node) => node.leaf,
+  children: (node) => node.children,
+  count: (node) => node.lineCount,
+  entries: (leaf) => leaf.lines,
+  entryCount: (lines) => lines.length,
+  slice: (lines, from, to) => lines.slice(from, to),
+  concat: (parts) => ([] as string[]).concat(...parts),
+  leaf: makeLeaf,
+  branch: makeBranch,
 }
 
 export class LineIndex {
   private root: TreeNode
 
   constructor(text = '') {
-    this.root = buildLevel(splitLines(text))
+    this.root = buildTree(SHAPE, splitLines(text))
   }
 
   get lineCount(): number {
@@ -287,11 +243,8 @@ export class LineIndex {
   }
 
   private splice(from: number, to: number, lines: string[]): void {
-    let nodes = spliceNode(this.root, from, to, lines)
-    if (nodes.length === 0) nodes = [makeLeaf([''])]
-    while (nodes.length > 1) nodes = chunk(nodes, BRANCH_MAX).map(makeBranch)
-    let root = nodes[0]!
-    while (!root.leaf && root.children.length === 1) root = root.children[0]!
-    this.root = root
+    const root = spliceTree(SHAPE, this.root, from, to, lines)
+    // No rows at all is the empty text: one empty row.
+    this.root = root.lineCount === 0 ? makeLeaf(['']) : root
   }
 }
