@@ -189,20 +189,22 @@ export class TextBuffer {
   }
 
   characterIndexForPosition(position: PointLike): number {
-    const point = Point.fromObject(position, false, 'position')
+    const point = position instanceof Point ? position : Point.fromObject(position, false, 'position')
     const row = toFiniteNumber(point.row)
     if (row < 0) return 0
     if (row > this.index.lineCount - 1) return this.index.length
     // One descent gives the row's text (to clip the column) and its offset.
     const { line, offset } = this.index.lineAndOffsetForRow(Math.floor(row))
-    return offset + clipColumn(line, Math.floor(toFiniteNumber(point.column)), line.length - endingLength(line))
+    const column = Math.floor(toFiniteNumber(point.column))
+    return offset + clipColumn(line, column, contentLength(line, column))
   }
 
   positionForCharacterIndex(offset: number): Point {
     const n = toFiniteNumber(offset)
     const clamped = Math.max(0, Math.min(this.index.length, Math.floor(n)))
     const { row, rowStart, line } = this.index.lineForOffset(clamped)
-    return new Point(row, clipColumn(line, clamped - rowStart, line.length - endingLength(line)))
+    const column = clamped - rowStart
+    return new Point(row, clipColumn(line, column, contentLength(line, column)))
   }
 
   /** Offset of an already clipped point. */
@@ -516,6 +518,14 @@ function rawChangesFromDelta(event: Y.YTextEvent): RawChange[] {
   }
   flush()
   return changes
+}
+
+/**
+ * The length of `line` without its ending, as far as clipping `column` needs it: a column well
+ * inside the line clips the same against any longer length, so the ending is read only near it.
+ */
+function contentLength(line: string, column: number): number {
+  return column < line.length - 2 ? line.length : line.length - endingLength(line)
 }
 
 function isHighSurrogate(text: string, index: number): boolean {
