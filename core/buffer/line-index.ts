@@ -18,7 +18,7 @@ class TreeNode {
     readonly lines: string[],
     readonly children: TreeNode[],
     readonly lineCount: number,
-    readonly length: number,
+    public length: number,
   ) {}
 }
 
@@ -218,8 +218,7 @@ export class LineIndex {
     const contentEnd = at.rowStart + at.line.length - endingLength(at.line)
     if (offset + deleteLength <= contentEnd && (offset > at.rowStart || at.row === 0) && !/[\r\n]/.test(text)) {
       const local = offset - at.rowStart
-      const line = at.line.slice(0, local) + text + at.line.slice(local + deleteLength)
-      this.splice(at.row, at.row + 1, [line])
+      this.replaceLine(at.row, at.line.slice(0, local) + text + at.line.slice(local + deleteLength))
       return
     }
     let firstRow = at.row
@@ -240,6 +239,32 @@ export class LineIndex {
     // A region that ended with a line break is followed by more rows: its empty tail is not a row.
     if (lastRow < this.lineCount - 1 && lines[lines.length - 1] === '') lines.pop()
     this.splice(firstRow, lastRow + 1, lines)
+  }
+
+  /** Puts `line` in place of the line at `row` (same ending): one descent, the lengths fixed on the way. */
+  private replaceLine(row: number, line: string): void {
+    let node = this.root
+    let local = row
+    while (!node.leaf) {
+      const children = node.children
+      let i = 0
+      while (local >= children[i]!.lineCount) local -= children[i++]!.lineCount
+      node = children[i]!
+    }
+    const delta = line.length - node.lines[local]!.length
+    node.lines[local] = line
+    if (delta === 0) return
+    // Down again, now that the path is known to be right, adding the change of length.
+    let fix = this.root
+    local = row
+    for (;;) {
+      fix.length += delta
+      if (fix.leaf) return
+      const children = fix.children
+      let i = 0
+      while (local >= children[i]!.lineCount) local -= children[i++]!.lineCount
+      fix = children[i]!
+    }
   }
 
   private splice(from: number, to: number, lines: string[]): void {
