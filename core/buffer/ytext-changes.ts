@@ -24,6 +24,8 @@ type Item = Y.Item
  */
 export class YTextChangeReader {
   private readonly index: ContentIndex
+  private typeName: string | null | undefined = undefined
+  private typeId: Y.ID | null = null
 
   constructor(private readonly ytext: Y.Text) {
     this.index = new ContentIndex(ytext)
@@ -86,12 +88,15 @@ export class YTextChangeReader {
 
   /** A relative position for `offset` (assoc < 0: bound to the character before it; otherwise to the one after). */
   relativePositionAt(offset: number, assoc: number): Y.RelativePosition {
-    const ytext = this.ytext
-    const typeItem = ytext._item
-    const typeId = typeItem === null ? null : Y.createID(typeItem.id.client, typeItem.id.clock)
-    const tname = typeItem === null ? Y.findRootTypeKey(ytext) : null
+    // The text's name (a root type) or item (a nested one) never changes: found once.
+    if (this.typeName === undefined) {
+      const typeItem = this.ytext._item
+      this.typeName = typeItem === null ? Y.findRootTypeKey(this.ytext) : null
+      this.typeId = typeItem === null ? null : typeItem.id
+    }
+    const typeId = this.typeId === null ? null : Y.createID(this.typeId.client, this.typeId.clock)
     // Outside the text (before the start bound left, at the end bound right) Yjs names no item.
-    return new Y.RelativePosition(typeId, tname, this.index.idAt(assoc < 0 ? offset - 1 : offset), assoc)
+    return new Y.RelativePosition(typeId, this.typeName, this.index.idAt(assoc < 0 ? offset - 1 : offset), assoc)
   }
 
   /**
