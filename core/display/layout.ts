@@ -201,6 +201,99 @@ function isLow(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff
 }
 
+/** Where `wrapRows` starts when it re-wraps part of a one-piece line, and where it may stop. */
+interface WrapResume {
+  /** Index in the line where a row starts, and that row's indentation (0 on the first row). */
+  readonly index: number
+  readonly indent: number
+  /** The line's first non-whitespace screen column; -1 to find it (from the first row). */
+  readonly firstNonWhitespace: number
+  /** Whether a row starting at this index ends the re-wrap (the rest of the layout is known). */
+  stop(index: number): boolean
+}
+
+/**
+ * The layout of a wrapped display line of one buffer row, no fold, after an edit inside it, from its
+ * layout before: the rows that cannot have seen the edit stay, the rows from there are wrapped
+ * again until one starts where an old row started (moved by the edit), and the old rows from there
+ * on are reused, moved. A row's layout depends only on where it starts and on the continuation indent,
+ * so from such a row on nothing changes. Null when the edit reaches into the line's leading
+ * whitespace (which sets the indent of every continuation row), or when that whitespace fills the
+ * first row (the indent then changes from row to row): lay the line out whole then.
+ * `oldEnd` and `newEnd` are the ends of the replaced and the inserted text.
+ */
+export function rewrapEditedLine(
+  old: DisplayLine,
+  line: string,
+  row: number,
+  start: number,
+  oldEnd: number,
+  newEnd: number,
+  measure: LineMeasure,
+  settings: LayoutSettings,
+): DisplayLine | null {
+  const oldRows = old.rows
+  if (old.pieces.length !== 1 || oldRows.length < 2) return null
+  let leading = 0
+  let leadingColumns = 0
+  for (; leading < line.length; leading++) {
+    const code = line.charCodeAt(leading)
+    if (code === SPACE) leadingColumns++
+    else if (code === TAB) leadingColumns += settings.tabLength - (leadingColumns % settings.tabLength)
+    else break
+  }
+  // Continuation rows share one indent only when the first row holds the first non-whitespace character.
+  if (start <= leading || leading >= oldRows[1]!.column) return null
+  const delta = newEnd - oldEnd
+  // The old row holding the edit's start.
+  let k = 0
+  for (let lo = 0, hi = oldRows.length - 1; lo <= hi; ) {
+    const mid = (lo + hi) >> 1
+    if (oldRows[mid]!.column <= start) {
+      k = mid
+      lo = mid + 1
+    } else hi = mid - 1
+  }
+  // A row's break can look ahead to the character that did not fit (at most two code units per
+  // column past its start) and go back to a word start: every row that may have seen the edit is
+  // wrapped again.
+  let from = k
+  while (from > 0 && oldRows[from - 1]!.column + 2 * settings.wrapColumn + 2 > start) from--
+  const rows: ScreenRowLayout[] = oldRows.slice(0, from)
+  let synced = -1
+  const stop = (index: number): boolean => {
+    if (index < newEnd) return false
+    const target = index - delta
+    for (let lo = k, hi = oldRows.length - 1; lo <= hi; ) {
+      const mid = (lo + hi) >> 1
+      const column = oldRows[mid]!.column
+      if (column === target) {
+        synced = mid
+        return true
+      }
+      if (column < target) lo = mid + 1
+      else hi = mid - 1
+    }
+    return false
+  }
+  const pieces: Piece[] = [{ kind: 'text', row, start: 0, end: line.length, line }]
+  const resume: WrapResume = {
+    index: oldRows[from]!.column,
+    indent: oldRows[from]!.indent,
+    firstNonWhitespace: from === 0 ? -1 : leadingColumns,
+    stop,
+  }
+  wrapRows(pieces, settings, rows, resume)
+  if (synced >= 0) {
+    for (let j = synced; j < oldRows.length; j++) {
+      const { piece, column, indent, length } = oldRows[j]!
+      rows.push({ piece, column: column + delta, indent, length })
+    }
+  }
+  measure.rowCount = rows.length
+  return { pieces, rows, width: measure.width, hasTab: measure.hasTab }
+}
+
 /**
  * Atom's soft wrap: break before the character that would pass the wrap column, at the last word
  * start (whitespace followed by non-whitespace) on the row when there is one, inside the word when
@@ -212,18 +305,18 @@ function isLow(code: number): boolean {
  * a fold that ends at column 0.
  * Pushes the rows into `rows` when given; returns how many there are.
  */
-function wrapRows(pieces: readonly Piece[], settings: LayoutSettings, rows: ScreenRowLayout[] | null): number {
+function wrapRows(pieces: readonly Piece[], settings: LayoutSettings, rows: ScreenRowLayout[] | null, resume?: WrapResume): number {
   const { tabLength, wrapColumn, hangingIndent } = settings
   const count = pieces.length
   let rowCount = 0
   let p = 0
-  let i = startOf(pieces[0]!)
+  let i = resume?.index ?? startOf(pieces[0]!)
   let rowPiece = p
   let rowColumn = i
-  let indent = 0
-  let column = 0
-  let width = 0
-  let firstNonWhitespace = -1
+  let indent = resume?.indent ?? 0
+  let column = indent
+  let width = indent
+  let firstNonWhitespace = resume?.firstNonWhitespace ?? -1
   let boundaryPiece = -1
   let boundaryIndex = 0
   let boundaryColumn = 0
@@ -296,6 +389,7 @@ function wrapRows(pieces: readonly Piece[], settings: LayoutSettings, rows: Scre
     if (indent + hangingIndent < wrapColumn) indent += hangingIndent
     p = rowPiece = breakPiece
     i = rowColumn = breakIndex
+    if (resume?.stop(i)) return -1
     column = indent
     width = indent
     boundaryPiece = -1

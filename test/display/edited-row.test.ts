@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { measureEditedRow, measureRow, type LineMeasure } from '../../core/display/layout.ts'
+import { buildPieces, layoutDisplayLine, measureEditedRow, measureRow, rewrapEditedLine, type LineMeasure } from '../../core/display/layout.ts'
 import { Random, fuzzSeeds } from '../helpers/random.ts'
 
 const ALPHABET = ['a', 'b', ' ', '\t', 'word', '日', '😀', 'xy\tz']
@@ -47,6 +47,34 @@ describe('measureEditedRow', () => {
         const fresh = measure(after, tabLength)
         const what = `seed ${seed}: ${JSON.stringify(before)} -> ${JSON.stringify(after)} (tab ${tabLength})`
         expect({ width: out.width, hasTab: out.hasTab }, what).toEqual({ width: fresh.width, hasTab: fresh.hasTab })
+      }
+    })
+  }
+})
+
+describe('rewrapEditedLine', () => {
+  const WORDS = ['a', 'bb', 'word', ' ', ' ', '  ', '\t', '日本', '😀', 'x\ty', 'longerword']
+
+  for (const seed of fuzzSeeds(20)) {
+    it(`gives the rows of laying the line out whole (seed ${seed})`, () => {
+      const random = new Random(seed)
+      for (let step = 0; step < 200; step++) {
+        const settings = { tabLength: 1 + random.int(4), wrapColumn: 4 + random.int(12), hangingIndent: random.int(3) }
+        const before = random.string(60, WORDS)
+        const start = random.int(before.length + 1)
+        const end = Math.min(before.length, start + random.int(4))
+        const oldText = before.slice(start, end)
+        const newText = random.string(3, WORDS)
+        const after = before.slice(0, start) + newText + before.slice(end)
+        const old = layoutDisplayLine(buildPieces(0, () => before, []), settings)
+        const out: LineMeasure = { rowCount: 1, width: 0, hasTab: false }
+        if (!measureEditedRow(after, old.width, old.hasTab, start, oldText, newText, settings.tabLength, out)) continue
+        const rewrapped = rewrapEditedLine(old, after, 0, start, end, start + newText.length, out, settings)
+        if (rewrapped === null) continue
+        const fresh = layoutDisplayLine(buildPieces(0, () => after, []), settings)
+        const what = `seed ${seed}: ${JSON.stringify(before)} -> ${JSON.stringify(after)} (${JSON.stringify(settings)})`
+        expect(rewrapped.rows, what).toEqual(fresh.rows)
+        expect([rewrapped.width, rewrapped.hasTab, out.rowCount], what).toEqual([fresh.width, fresh.hasTab, fresh.rows.length])
       }
     })
   }
