@@ -210,9 +210,9 @@ export class LineIndex {
   /**
    * Applies "delete `deleteLength` characters at `offset`, then insert `text` there". Only the rows the
    * edit touches are re-split, plus the row before when it ends in '\r' (an inserted '\n' would join it).
+   * `at` is `lineForOffset(offset)` when the caller has it already.
    */
-  edit(offset: number, deleteLength: number, text: string): void {
-    const at = this.lineForOffset(offset)
+  edit(offset: number, deleteLength: number, text: string, at = this.lineForOffset(offset)): void {
     // Typing: an edit inside one row's content with no line break in or out re-splits nothing. At a
     // row's start a '\r' ending the row above could join a '\n', so that case takes the full path.
     const contentEnd = at.rowStart + at.line.length - endingLength(at.line)

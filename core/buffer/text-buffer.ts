@@ -391,10 +391,20 @@ export class TextBuffer {
       const repaired = repairSurrogates ? this.withSplitSurrogates(rawChange) : rawChange
       const { offset, deleteLength, insertText } = this.withLineEndingPairs(repaired)
       if (deleteLength === 0 && insertText.length === 0) continue
-      const start = this.positionForOffsetUnclipped(offset)
-      const oldText = this.index.textBetween(offset, offset + deleteLength)
-      const oldEnd = this.positionForOffsetUnclipped(offset + deleteLength)
-      this.index.edit(offset, deleteLength, insertText)
+      // One descent finds the row; a change that deletes within the row's content needs no other.
+      const at = this.index.lineForOffset(offset)
+      const local = offset - at.rowStart
+      const start = new Point(at.row, local)
+      let oldText: string
+      let oldEnd: Point
+      if (local + deleteLength <= at.line.length - endingLength(at.line)) {
+        oldText = at.line.slice(local, local + deleteLength)
+        oldEnd = new Point(at.row, local + deleteLength)
+      } else {
+        oldText = this.index.textBetween(offset, offset + deleteLength)
+        oldEnd = this.positionForOffsetUnclipped(offset + deleteLength)
+      }
+      this.index.edit(offset, deleteLength, insertText, at)
       const oldRange = new Range(start, oldEnd)
       const newRange = Range.fromText(start, insertText)
       changes.push({
