@@ -61,9 +61,8 @@ class ClientRuns {
     return lo
   }
 
-  find(clock: number): Run | null {
-    if (this.chunks.length === 0) return null
-    const chunk = this.chunks[this.chunkFor(clock)]!
+  /** Index in `chunk` of the last run starting at or before `clock` (0 when none does). */
+  private static lastStartingBy(chunk: Run[], clock: number): number {
     let lo = 0
     let hi = chunk.length - 1
     while (lo < hi) {
@@ -71,27 +70,26 @@ class ClientRuns {
       if (chunk[mid]!.clock <= clock) lo = mid
       else hi = mid - 1
     }
-    const run = chunk[lo]!
+    return lo
+  }
+
+  find(clock: number): Run | null {
+    if (this.chunks.length === 0) return null
+    const chunk = this.chunks[this.chunkFor(clock)]!
+    const run = chunk[ClientRuns.lastStartingBy(chunk, clock)]!
     return run.clock <= clock && clock < run.clock + run.length ? run : null
   }
 
   /** The run holding `clock`, else the first run after it; null when there is none. */
   atOrAfter(clock: number): Run | null {
     if (this.chunks.length === 0) return null
-    let c = this.chunkFor(clock)
+    const c = this.chunkFor(clock)
     const chunk = this.chunks[c]!
-    let lo = 0
-    let hi = chunk.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (chunk[mid]!.clock <= clock) lo = mid
-      else hi = mid - 1
-    }
-    const run = chunk[lo]!
+    const i = ClientRuns.lastStartingBy(chunk, clock)
+    const run = chunk[i]!
     if (clock < run.clock + run.length) return run
-    if (lo + 1 < chunk.length) return chunk[lo + 1]!
-    c++
-    return c < this.chunks.length ? this.chunks[c]![0]! : null
+    if (i + 1 < chunk.length) return chunk[i + 1]!
+    return c + 1 < this.chunks.length ? this.chunks[c + 1]![0]! : null
   }
 
   add(run: Run): void {

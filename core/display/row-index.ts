@@ -182,33 +182,11 @@ export class RowIndex {
     return this.root.screens
   }
 
-  /** Screen rows started by `row` (0 when it is hidden in a fold, or outside the index). */
-  count(row: number): number {
-    let node = this.root
-    let local = row
-    while (!node.leaf) {
-      let next: TreeNode | null = null
-      for (const child of node.children) {
-        const size = rowsOf(child)
-        if (local < size) {
-          next = child
-          break
-        }
-        local -= size
-      }
-      if (next === null) return 0
-      node = next
-    }
-    return node.counts[local] ?? 0
-  }
-
-  /** Number of screen rows before buffer row `row`. */
-  screenStart(row: number): number {
-    return this.lookup(row).screenStart
-  }
-
-  /** One descent: the entry of `row` and the number of screen rows before it. */
-  lookup(row: number): RowEntry {
+  /**
+   * The leaf holding `row` and the row's index in it (null past the end); pushes the branches passed
+   * on the way into `path` when given.
+   */
+  private leafOf(row: number, path?: Branch[]): { leaf: Leaf; local: number; screens: number } | null {
     let node = this.root
     let local = row
     let screens = 0
@@ -223,13 +201,35 @@ export class RowIndex {
         local -= size
         screens += child.screens
       }
-      if (next === null) return { row, screenStart: screens, count: 0, meta: 0 }
+      if (next === null) return null
+      path?.push(node)
       node = next
     }
-    const counts = node.counts
+    return { leaf: node, local, screens }
+  }
+
+  /** Screen rows started by `row` (0 when it is hidden in a fold, or outside the index). */
+  count(row: number): number {
+    const found = this.leafOf(row)
+    return found === null ? 0 : (found.leaf.counts[found.local] ?? 0)
+  }
+
+  /** Number of screen rows before buffer row `row`. */
+  screenStart(row: number): number {
+    return this.lookup(row).screenStart
+  }
+
+  /** One descent: the entry of `row` and the number of screen rows before it. */
+  lookup(row: number): RowEntry {
+    const found = this.leafOf(row)
+    // Only a row past the end is in no leaf: every screen row comes before it.
+    if (found === null) return { row, screenStart: this.root.screens, count: 0, meta: 0 }
+    const { leaf, local } = found
+    let screens = found.screens
+    const counts = leaf.counts
     const end = Math.min(local, counts.length)
     for (let i = 0; i < end; i++) screens += counts[i]!
-    return { row, screenStart: screens, count: counts[local] ?? 0, meta: node.metas[local] ?? 0 }
+    return { row, screenStart: screens, count: counts[local] ?? 0, meta: leaf.metas[local] ?? 0 }
   }
 
   /**
@@ -286,22 +286,9 @@ export class RowIndex {
   /** Overwrites the entry of one row. */
   set(row: number, count: number, meta: number): void {
     const path: Branch[] = []
-    let node = this.root
-    let local = row
-    while (!node.leaf) {
-      let next: TreeNode | null = null
-      for (const child of node.children) {
-        const size = rowsOf(child)
-        if (local < size) {
-          next = child
-          break
-        }
-        local -= size
-      }
-      if (next === null) return
-      path.push(node)
-      node = next
-    }
+    const found = this.leafOf(row, path)
+    if (found === null) return
+    const { leaf: node, local } = found
     if (local >= node.counts.length) return
     assignOne(node, local, count, meta)
     for (let i = path.length - 1; i >= 0; i--) refreshBranch(path[i]!)
