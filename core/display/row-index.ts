@@ -290,8 +290,22 @@ export class RowIndex {
     if (found === null) return
     const { leaf: node, local } = found
     if (local >= node.counts.length) return
+    const oldCount = node.counts[local]!
+    const oldMeta = node.metas[local]!
     assignOne(node, local, count, meta)
-    for (let i = path.length - 1; i >= 0; i--) refreshBranch(path[i]!)
+    // The sums on the path change by this entry alone, unless a widest row narrowed or a tab went.
+    const width = metaWidth(meta)
+    const oldWidth = metaWidth(oldMeta)
+    const lostTab = metaHasTab(oldMeta) && !metaHasTab(meta)
+    for (let i = path.length - 1; i >= 0; i--) {
+      const branch = path[i]!
+      if (lostTab || (width < oldWidth && branch.maxWidth === oldWidth)) refreshBranch(branch)
+      else {
+        branch.screens += count - oldCount
+        if (width > branch.maxWidth) branch.maxWidth = width
+        if (metaHasTab(meta)) branch.anyTab = true
+      }
+    }
   }
 
   /** Replaces rows [from, to) by the given entries. */
