@@ -1,15 +1,23 @@
 /**
- * Server throughput: 50 clients in one room, each sending a one-character update 10 times a
- * second, against Cotext's server (`server/main.ts` as `npm start` runs it, LevelDB storage on)
- * and the stock server of @y/websocket-server 0.1.1 (in memory, as it runs by default) under the
- * same load. Reports messages delivered per second, end-to-end latency p50/p99, server CPU and
- * memory, and the ratios. Target: at least the stock server's throughput with a p99 no worse.
+ * Server throughput, in two parts, each against Cotext's server (`server/main.ts` as `npm start`
+ * runs it, LevelDB storage on) and the stock server of @y/websocket-server 0.1.1 (in memory, as
+ * it runs by default) under the same load:
  *
- *   npx tsx bench/server-throughput.bench.ts        BENCH_SECONDS=3 for a quick run (default 20)
+ * 1. Relay latency at a steady load: 50 clients in one room, each sending a one-character update
+ *    10 times a second. Reports messages delivered per second, end-to-end latency p50/p99, server
+ *    CPU and memory, and the ratios; and the same for Cotext with STORE_FIRST=off (relaying before
+ *    storing), which is what storing every update before relaying it costs (target: <= 5 ms added
+ *    at p99). Target against the stock server: at least its throughput with a p99 no worse.
+ * 2. Saturation: 500 clients in 50 rooms of 10, each sending its next update as soon as the
+ *    previous one has reached the next client of its room (a closed loop, so the servers run as
+ *    fast as they can). Reports updates and messages delivered per second.
  *
- * Both servers run for the whole benchmark, each with its own 50 connected clients, and the load
- * alternates between them in slices of a few seconds until each has had BENCH_SECONDS of it: a
- * shared machine whose load drifts then weighs on both alike.
+ *   npx tsx bench/server-throughput.bench.ts        BENCH_SECONDS=3 for a quick run (default 20;
+ *                                                    the saturation part runs half as long)
+ *
+ * Every server runs for the whole benchmark with its own clients connected, and the load
+ * alternates between them in slices of a second until each has had its time: a shared machine
+ * whose load drifts then weighs on all alike.
  *
  * The clients speak the y-websocket protocol directly (sync handshake, then updates) rather than
  * through WebsocketProvider: 50 providers would each apply all 500 updates a second and the
@@ -29,6 +37,8 @@ import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
 import * as syncProtocol from 'y-protocols/sync'
 import { WebSocket } from 'ws'
+import { median } from './measure.ts'
+import { runSaturation } from './server-saturation.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const CLIENTS = 50
@@ -167,6 +177,9 @@ class Load {
   readonly sendTimes: Float64Array[]
   private readonly latencies: Float64Array
   private latencyCount = 0
+  /** Where each measured slice's latencies start in `latencies`, and each slice's p99. */
+  private sliceLatencyStart = 0
+  readonly sliceP99s: number[] = []
   sent = 0
   delivered = 0
   private measuring = false
@@ -223,6 +236,11 @@ class Load {
     }
     const deadline = performance.now() + DRAIN_TIMEOUT_MS
     while (this.delivered < this.sent * (CLIENTS - 1) && performance.now() < deadline) await sleep(10)
+    if (this.measuring) {
+      const slice = this.latencies.slice(this.sliceLatencyStart, this.latencyCount).sort()
+      this.sliceP99s.push(slice[Math.min(slice.length - 1, Math.floor(0.99 * slice.length))]!)
+      this.sliceLatencyStart = this.latencyCount
+    }
     this.measuring = false
   }
 
@@ -271,12 +289,22 @@ async function startStock(): Promise<{ child: ChildProcess; port: number }> {
   )
 }
 
-function startCotext(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
+function startCotext(dataDir: string, storeFirst = true): Promise<{ child: ChildProcess; port: number }> {
   return spawnServer(
     ['--import', 'tsx', 'server/main.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
-    { ...process.env, AUTH_SECRET: undefined, LOG_LEVEL: 'info' },
+    { ...process.env, AUTH_SECRET: undefined, LOG_LEVEL: 'info', STORE_FIRST: storeFirst ? 'on' : 'off' },
     (line) => (line.includes('"msg":"listening"') ? (JSON.parse(line) as { port: number }).port : null),
   )
+}
+
+/** The cotext server's histogram of how long updates waited for their write: bucket bounds at p50 and p99. */
+async function commitWait(port: number): Promise<{ p50: number; p99: number; mean: number; count: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+  const buckets = [...text.matchAll(/^cotext_commit_wait_seconds_bucket\{le="([^"]+)"\} (\d+)$/gm)].map((match) => ({ le: match[1] === '+Inf' ? Infinity : Number(match[1]) * 1000, count: Number(match[2]) }))
+  const count = buckets[buckets.length - 1]!.count
+  const sum = Number(/^cotext_commit_wait_seconds_sum (\S+)$/m.exec(text)![1]) * 1000
+  const at = (q: number): number => buckets.find((bucket) => bucket.count >= q * count)!.le
+  return { p50: at(0.5), p99: at(0.99), mean: sum / count, count }
 }
 
 function describe(name: string, result: Result): string {
@@ -284,30 +312,33 @@ function describe(name: string, result: Result): string {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cotext-bench-'))
+const relayFirstDir = mkdtempSync(join(tmpdir(), 'cotext-bench-'))
 const stockServer = await startStock()
 const cotextServer = await startCotext(dataDir)
+const relayFirstServer = await startCotext(relayFirstDir, false)
 const stock = new Load('stock', stockServer.child.pid!, stockServer.port)
 const ours = new Load('cotext', cotextServer.child.pid!, cotextServer.port)
-await Promise.all([...stock.clients, ...ours.clients].map((client) => client.synced))
-for (const load of [stock, ours]) load.rssIdle = rssMb(load.pid)
+const relayFirst = new Load('cotext relay-first', relayFirstServer.child.pid!, relayFirstServer.port)
+const loads = [stock, ours, relayFirst]
+await Promise.all(loads.flatMap((load) => load.clients.map((client) => client.synced)))
+for (const load of loads) load.rssIdle = rssMb(load.pid)
 const sampler = setInterval(() => {
-  stock.sampleMemory()
-  ours.sampleMemory()
+  for (const load of loads) load.sampleMemory()
 }, 250)
 const benchCpuStart = process.cpuUsage()
 const benchStart = performance.now()
 
 console.log(`server: ${CLIENTS} clients in one room, each sending a one-character update ${UPDATES_PER_SECOND}x/s, ${SECONDS} s per server in ${SLICE_SECONDS} s slices alternating between the servers (after ${WARMUP_SECONDS} s warm-up each)`)
-for (const load of [stock, ours]) {
+for (const load of loads) {
   load.start(false)
   await sleep(WARMUP_SECONDS * 1000)
   await load.stop()
 }
-for (let done = 0; done < SECONDS - 1e-9; done += SLICE_SECONDS) {
+for (let done = 0, round = 0; done < SECONDS - 1e-9; done += SLICE_SECONDS, round++) {
   const slice = Math.min(SLICE_SECONDS, SECONDS - done)
-  // Alternate which server goes first, so neither always follows the other's drain.
-  const order = Math.round(done / SLICE_SECONDS) % 2 === 0 ? [stock, ours] : [ours, stock]
-  for (const load of order) {
+  // Rotate which server goes first, so none always follows another's drain.
+  for (let i = 0; i < loads.length; i++) {
+    const load = loads[(round + i) % loads.length]!
     load.start(true)
     await sleep(slice * 1000)
     await load.stop()
@@ -316,22 +347,36 @@ for (let done = 0; done < SECONDS - 1e-9; done += SLICE_SECONDS) {
 clearInterval(sampler)
 const benchCpu = process.cpuUsage(benchCpuStart)
 const benchCpuPercent = ((benchCpu.user + benchCpu.system) / 1e3 / (performance.now() - benchStart)) * 100
-stock.close()
-ours.close()
-await Promise.all([stopServer(stockServer.child), stopServer(cotextServer.child)])
-rmSync(dataDir, { recursive: true, force: true })
+for (const load of loads) load.close()
 
 const a = ours.result()
 const b = stock.result()
+const c = relayFirst.result()
 const ratio = (x: number, y: number): string => `${(x / y).toFixed(2)}x`
 console.log(`  ${describe('stock @y/websocket-server 0.1.1 (in memory)', b)}`)
-console.log(`  ${describe('cotext (LevelDB storage on)', a)}`)
+console.log(`  ${describe('cotext (LevelDB, store before relay)', a)}`)
+console.log(`  ${describe('cotext (LevelDB, STORE_FIRST=off: relay, then store)', c)}`)
 console.log(`  benchmark clients used ${benchCpuPercent.toFixed(0)}% of a core`)
 console.log(`server throughput: ${ratio(a.messagesPerSecond, b.messagesPerSecond)} stock (${a.messagesPerSecond.toFixed(0)} vs ${b.messagesPerSecond.toFixed(0)} msg/s)`)
 console.log(`server latency p50: ${ratio(a.p50, b.p50)} stock (${a.p50.toFixed(2)} vs ${b.p50.toFixed(2)} ms; lower is better)`)
 console.log(`server latency p99: ${ratio(a.p99, b.p99)} stock (${a.p99.toFixed(2)} vs ${b.p99.toFixed(2)} ms; lower is better)`)
 console.log(`server cpu: ${ratio(a.cpuPercent, b.cpuPercent)} stock (${a.cpuPercent.toFixed(0)}% vs ${b.cpuPercent.toFixed(0)}% of a core; lower is better)`)
 console.log(`server memory: ${ratio(a.rssPeakMb, b.rssPeakMb)} stock (${a.rssPeakMb.toFixed(0)} vs ${b.rssPeakMb.toFixed(0)} MB peak RSS; growth under load ${(a.rssPeakMb - a.rssIdleMb).toFixed(0)} vs ${(b.rssPeakMb - b.rssIdleMb).toFixed(0)} MB; lower is better)`)
+const added = a.p99 - c.p99
+console.log(`store before relay: p99 ${a.p99.toFixed(2)} vs ${c.p99.toFixed(2)} ms relaying first (${added >= 0 ? '+' : ''}${added.toFixed(2)} ms, ${ratio(a.p99, c.p99)}); p50 ${a.p50.toFixed(2)} vs ${c.p50.toFixed(2)} ms`)
+// Paired by round (each round runs every server for one slice), so drifting machine load cancels out.
+const pairedAdded = median(ours.sliceP99s.map((p99, round) => p99 - relayFirst.sliceP99s[round]!))
+console.log(`store before relay, per 1 s slice: median p99 ${median(ours.sliceP99s).toFixed(2)} vs ${median(relayFirst.sliceP99s).toFixed(2)} ms relaying first; median of the per-round differences ${pairedAdded >= 0 ? '+' : ''}${pairedAdded.toFixed(2)} ms`)
+console.log(`  p99 per round, store first:  ${ours.sliceP99s.map((value) => value.toFixed(1)).join(' ')}`)
+console.log(`  p99 per round, relay first:  ${relayFirst.sliceP99s.map((value) => value.toFixed(1)).join(' ')}`)
+const wait = await commitWait(cotextServer.port)
+console.log(`store before relay, inside the server: an update waited for its write p50 <= ${wait.p50} ms, p99 <= ${wait.p99} ms (histogram bucket bounds), mean ${wait.mean.toFixed(2)} ms over ${wait.count} updates`)
+console.log(`store-before-relay target (<= 5 ms added at p99, median of per-round differences): ${pairedAdded <= 5 ? 'met' : 'NOT met'}`)
 // Under the same offered load both deliver about 24,500 msg/s; 1% absorbs the slice edges.
 const met = a.messagesPerSecond >= b.messagesPerSecond * 0.99 && a.p99 <= b.p99 && a.deliveredFraction === 1
 console.log(`server target (throughput >= stock within 1%, p99 <= stock, nothing lost): ${met ? 'met' : 'NOT met'}`)
+
+await runSaturation({ stock: stockServer.port, cotext: cotextServer.port }, { stock: stockServer.child.pid!, cotext: cotextServer.child.pid! }, Math.max(1, Math.round(SECONDS / 2)))
+await Promise.all([stopServer(stockServer.child), stopServer(cotextServer.child), stopServer(relayFirstServer.child)])
+rmSync(dataDir, { recursive: true, force: true })
+rmSync(relayFirstDir, { recursive: true, force: true })

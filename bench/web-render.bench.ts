@@ -1,14 +1,18 @@
 /**
  * The web page in Debian's Chromium, each workload against a plain <textarea> in the same run:
  *
- * - first screen of a 5 MB document: from navigation to the first painted frame showing the text,
- *   for a fresh browser profile opening a room the server holds (both pages sync over the same
- *   y-websocket connection; ours also builds the line index and opens IndexedDB);
+ * - first screen of a 5 MB document, plain text (`.txt`) and JavaScript (`.js`): from navigation to
+ *   the first painted frame showing the text, for a fresh browser profile opening a room the server
+ *   holds (both pages sync over the same y-websocket connection; ours also builds the line index and
+ *   checks IndexedDB); for `.js` also the longest main-thread task from load to a few seconds after
+ *   (how long input could wait while highlighting goes on) and when the whole file is highlighted;
+ * - pasting 1 MB of JavaScript: from the ctrl+v keydown to the end of the frame showing it;
  * - keystroke-to-paint with 20 peers' cursors on screen: from the keydown event to the end of the
  *   frame that shows the typed character, while 20 other editors (real TextEditors in this process,
  *   connected through the server) keep their cursors in view.
  *
- * `npx tsx bench/web-render.bench.ts` (or `npm run bench -- web`).
+ * `npx tsx bench/web-render.bench.ts` (or `npm run bench -- web`). `BENCH_WEB_ROOT=/path/to/checkout`
+ * builds that checkout's page instead (to measure an older version against the same baseline).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -25,7 +29,11 @@ import { codeLikeDocument } from './documents.ts'
 import { fmt, median, ratio } from './measure.ts'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const WEB_ROOT = process.env.BENCH_WEB_ROOT ?? ROOT
 const DOC_BYTES = 5 * 1024 * 1024
+const PASTE_BYTES = 1024 * 1024
+/** How long after the first screen main-thread tasks are watched. */
+const WATCH_MS = 4000
 const RUNS = 5
 const PEERS = 20
 const KEYSTROKES = 60
@@ -37,13 +45,25 @@ function makeDocument(bytes: number): string {
   return end === -1 ? text : text.slice(0, end)
 }
 
+/** Valid JavaScript of about `bytes` characters: functions, strings, comments, template literals. */
+function javascriptDocument(bytes: number): string {
+  const parts: string[] = []
+  let size = 0
+  for (let i = 0; size < bytes; i++) {
+    const block = `// step ${i}: keep the totals in order\nexport function step${i}(items, limit = ${i % 97}) {\n  const seen = new Map()\n  for (const item of items) {\n    if (item.value > limit) seen.set(item.key, \`\${item.name}-${i}\`)\n    else seen.delete(item.key) /* dropped */\n  }\n  return [...seen.values()].join(', ')\n}\n`
+    parts.push(block)
+    size += block.length
+  }
+  return parts.join('')
+}
+
 /** Builds the page and the baseline page into one folder the server then serves. */
 async function buildPages(outDir: string): Promise<void> {
   await build({
-    configFile: join(ROOT, 'web', 'vite.config.ts'),
+    configFile: join(WEB_ROOT, 'web', 'vite.config.ts'),
     mode: 'production',
     logLevel: 'warn',
-    build: { outDir, emptyOutDir: true, sourcemap: false, rollupOptions: { input: { baseline: join(ROOT, 'web', 'bench', 'textarea.html') } } },
+    build: { outDir, emptyOutDir: true, sourcemap: false, rollupOptions: { input: { baseline: join(WEB_ROOT, 'web', 'bench', 'textarea.html') } } },
   })
 }
 
@@ -103,14 +123,129 @@ const FIRST_SCREEN_SCRIPT = `
   })
 `
 
-async function firstScreen(browser: Browser, url: string): Promise<number> {
+/** In the page: every main-thread task over 50 ms (PerformanceObserver 'longtask'), as [start, duration]. */
+const LONG_TASK_SCRIPT = `
+  window.__longTasks = []
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longTasks.push([entry.startTime, entry.duration])
+  }).observe({ type: 'longtask', buffered: true })
+`
+
+interface Screen {
+  firstScreen: number
+  /** Longest main-thread task that started after the first screen, within WATCH_MS (0: none over 50 ms). */
+  longestTask: number
+  /** Keydown to painted frame of one character typed WATCH_MS after the first screen. */
+  keystroke: number
+}
+
+async function firstScreen(browser: Browser, url: string, watch = false): Promise<Screen> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 600 } })
+  const page = await context.newPage()
+  await page.addInitScript(FIRST_SCREEN_SCRIPT)
+  await page.addInitScript(LONG_TASK_SCRIPT)
+  await page.goto(url, { waitUntil: 'commit' })
+  const at = await page.evaluate(() => (window as unknown as { __firstScreen: Promise<number> }).__firstScreen)
+  let longestTask = 0
+  let keystroke = 0
+  if (watch) {
+    await page.waitForTimeout(WATCH_MS)
+    longestTask = await page.evaluate(
+      ([from, to]) => Math.max(0, ...(window as unknown as { __longTasks: [number, number][] }).__longTasks.filter(([start]) => start > from! && start < to!).map(([, duration]) => duration)),
+      [at, at + WATCH_MS],
+    )
+    keystroke = await typeOne(page)
+  }
+  await context.close()
+  return { firstScreen: at, longestTask, keystroke }
+}
+
+/** Types one character at the end of the first line; keydown to the end of the frame showing it. */
+async function typeOne(page: Page): Promise<number> {
+  await page.evaluate(() => {
+    const textarea = document.querySelector('textarea')
+    if (textarea) {
+      textarea.focus()
+      textarea.setSelectionRange(10, 10)
+    } else {
+      window.cotext!.editor.setCursorBufferPosition([0, 10])
+      window.cotext!.view.focus()
+    }
+  })
+  await page.evaluate(LATENCY_SCRIPT)
+  await page.keyboard.press('x')
+  await page.waitForFunction(() => (window as unknown as { __latencies: number[] }).__latencies.length > 0, undefined, { timeout: 120_000 })
+  return page.evaluate(() => (window as unknown as { __latencies: number[] }).__latencies[0]!)
+}
+
+/** How long after its first screen ours has highlighted the whole `.js` file (one run, up to 3 minutes). */
+async function highlightDone(browser: Browser, url: string): Promise<number> {
   const context = await browser.newContext({ viewport: { width: 1000, height: 600 } })
   const page = await context.newPage()
   await page.addInitScript(FIRST_SCREEN_SCRIPT)
   await page.goto(url, { waitUntil: 'commit' })
   const at = await page.evaluate(() => (window as unknown as { __firstScreen: Promise<number> }).__firstScreen)
+  await page.waitForFunction(() => window.cotext?.view.isHighlightComplete(), undefined, { timeout: 180_000, polling: 200 })
+  const done = await page.evaluate(() => performance.now())
   await context.close()
-  return at
+  return done - at
+}
+
+/** Both pages open `room`, ours and the baseline interleaved run by run; prints the medians. */
+async function compareFirstScreens(browser: Browser, server: ServerProcess, room: string, label: string, watch: boolean): Promise<void> {
+  const ours: Screen[] = []
+  const base: Screen[] = []
+  await firstScreen(browser, `${server.url}/?room=${room}`)
+  await firstScreen(browser, `${server.url}/bench/textarea.html?room=${room}`)
+  for (let run = 0; run < RUNS; run++) {
+    ours.push(await firstScreen(browser, `${server.url}/?room=${room}`, watch))
+    base.push(await firstScreen(browser, `${server.url}/bench/textarea.html?room=${room}`, watch))
+  }
+  const a = median(ours.map((s) => s.firstScreen))
+  const b = median(base.map((s) => s.firstScreen))
+  console.log(`web: first screen of a 5 MB ${label}: ${ratio(a / b)} <textarea> (${fmt(a)} vs ${fmt(b)}; runs ${ours.map((s) => fmt(s.firstScreen)).join(', ')} vs ${base.map((s) => fmt(s.firstScreen)).join(', ')})`)
+  if (watch) {
+    const la = median(ours.map((s) => s.longestTask))
+    const lb = median(base.map((s) => s.longestTask))
+    console.log(`web:   longest main-thread task in the ${WATCH_MS / 1000} s after the first screen: ${fmt(la)} vs ${fmt(lb)} <textarea> (runs ${ours.map((s) => fmt(s.longestTask)).join(', ')}; 0 = none over 50 ms)`)
+    const ka = median(ours.map((s) => s.keystroke))
+    const kb = median(base.map((s) => s.keystroke))
+    console.log(`web:   first keystroke ${WATCH_MS / 1000} s after the first screen: ${ratio(ka / kb)} <textarea> (${fmt(ka)} vs ${fmt(kb)}; runs ${ours.map((s) => fmt(s.keystroke)).join(', ')})`)
+    if (process.env.BENCH_WEB_ROOT === undefined) console.log(`web:   whole file highlighted ${fmt(await highlightDone(browser, `${server.url}/?room=${room}`))} after the first screen`)
+  }
+}
+
+/** In the page: the ctrl+v keydown -> end-of-the-frame-showing-the-paste latency. */
+const PASTE_SCRIPT = `
+  window.__pastes = []
+  let keydownAt = 0
+  addEventListener('keydown', (event) => { keydownAt = event.timeStamp }, true)
+  addEventListener('paste', () => {
+    const start = keydownAt
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel()
+      channel.port1.onmessage = () => window.__pastes.push(performance.now() - start)
+      channel.port2.postMessage(0)
+    })
+  }, true)
+`
+
+/** Pastes `text` with ctrl+v through the system clipboard into a fresh page; the latency in ms. */
+async function pasteOnce(browser: Browser, url: string, text: string, focus: (page: Page) => Promise<void>): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 600 } })
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin })
+  const page = await context.newPage()
+  await page.addInitScript(PASTE_SCRIPT)
+  await page.goto(url)
+  await focus(page)
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text)
+  await page.keyboard.press('Control+v')
+  await page.waitForFunction(() => (window as unknown as { __pastes: number[] }).__pastes.length > 0, undefined, { timeout: 120_000 })
+  const [latency] = await page.evaluate(() => (window as unknown as { __pastes: number[] }).__pastes)
+  const length = await page.evaluate(() => document.querySelector('textarea')?.value.length ?? window.cotext!.editor.getText().length)
+  if (length < text.length) throw new Error(`the paste left ${length} characters of ${text.length} in ${url}`)
+  await context.close()
+  return latency!
 }
 
 /** In the page: the keydown -> end-of-next-frame latency of every typed character. */
@@ -146,22 +281,30 @@ async function main(): Promise<void> {
   const [server, browser] = await Promise.all([startServer({ webDir }), launchChromium()])
   const peers: { editor: TextEditor; provider: WebsocketProvider }[] = []
   try {
-    // First screen of a 5 MB document.
-    const text = makeDocument(DOC_BYTES)
-    await seed(server, 'bench-5mb', text)
-    const ours: number[] = []
-    const base: number[] = []
-    await firstScreen(browser, `${server.url}/?room=bench-5mb`)
-    await firstScreen(browser, `${server.url}/bench/textarea.html?room=bench-5mb`)
-    for (let run = 0; run < RUNS; run++) {
-      ours.push(await firstScreen(browser, `${server.url}/?room=bench-5mb`))
-      base.push(await firstScreen(browser, `${server.url}/bench/textarea.html?room=bench-5mb`))
-    }
-    const a = median(ours)
-    const b = median(base)
-    console.log(`web: first screen of a 5 MB document: ${ratio(a / b)} <textarea> (${fmt(a)} vs ${fmt(b)})`)
+    // First screen of a 5 MB document, plain text and JavaScript.
+    await seed(server, 'bench-5mb.txt', makeDocument(DOC_BYTES))
+    await seed(server, 'bench-5mb.js', javascriptDocument(DOC_BYTES))
+    await compareFirstScreens(browser, server, 'bench-5mb.txt', '.txt', false)
+    await compareFirstScreens(browser, server, 'bench-5mb.js', '.js', true)
 
-    // Keystroke to paint with 20 peers' cursors on screen.
+    // Pasting 1 MB of JavaScript into an empty room.
+    const code = javascriptDocument(PASTE_BYTES)
+    const pasted: number[] = []
+    const pastedBase: number[] = []
+    for (let run = 0; run < RUNS; run++) {
+      pasted.push(
+        await pasteOnce(browser, `${server.url}/?room=bench-paste-${run}.js`, code, async (page) => {
+          await page.waitForFunction(() => window.cotext !== undefined)
+          await page.locator('[data-testid=editor]').focus()
+        }),
+      )
+      pastedBase.push(await pasteOnce(browser, `${server.url}/bench/textarea.html?room=bench-paste-base-${run}`, code, (page) => page.locator('textarea').focus()))
+    }
+    const p = median(pasted)
+    const q = median(pastedBase)
+    console.log(`web: pasting 1 MB of JavaScript: ${ratio(p / q)} <textarea> (${fmt(p)} vs ${fmt(q)}; runs ${pasted.map(fmt).join(', ')} vs ${pastedBase.map(fmt).join(', ')})`)
+
+    // Keystroke to paint with 20 peers' cursors.
     const room = 'bench-peers'
     const lines = Array.from({ length: 200 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`)
     await seed(server, room, lines.join('\n'))

@@ -24,8 +24,8 @@ export { Clipboard, type ClipboardMetadata } from './editor/clipboard.ts'
 export { ReadOnlyEditorError } from './editor/errors.ts'
 /** TextMate-style scopes at a position. */
 export { ScopeDescriptor } from './language/scope-descriptor.ts'
-/** Language ids and detection by file name. */
-export { languageForPath, isLanguageId, type LanguageId } from './language/registry.ts'
+/** Language ids, their display names and detection by file name. */
+export { languageForPath, isLanguageId, languageInfo, LANGUAGE_IDS, type LanguageId, type LanguageInfo } from './language/registry.ts'
 /** Another user of the shared text, with their cursors and selections in this editor's coordinates. */
 export { Peer } from './collab/peer.ts'
 /** The awareness fields an editor publishes: `{user, cursor, selections}` of relative positions. */

@@ -3,11 +3,14 @@ import { CloseCode } from './close-codes.ts'
 import { isValidRoomName, MAX_ROOM_NAME_LENGTH } from './room-name.ts'
 
 /**
- * Access tokens are HS256 JWTs with three claims besides `iat`:
- *   room  the room name, or a prefix ending in `*` (`team/*` opens every room under `team/`,
- *         `*` alone opens every room)
+ * Access tokens are HS256 JWTs with these claims besides `iat`:
+ *   room  the room name, or a prefix of whole path segments ending in `/*` (`team/*` opens
+ *         `team/a` and `team/a/b`, not `teammate`); `*` alone opens every room
  *   mode  `rw` (read and write) or `ro` (read, and publish one's own awareness)
- *   exp   expiry, required: a token that never expires is refused
+ *   exp   expiry, required: a token that never expires is refused, and a connection is closed
+ *         with 4401 when its token expires
+ *   sub   optional user subject: the awareness client ids a subject uses first in a room stay
+ *         its own (see awareness-guard.ts)
  */
 
 export type AccessMode = 'rw' | 'ro'
@@ -15,21 +18,32 @@ export type AccessMode = 'rw' | 'ro'
 export interface TokenClaims {
   room: string
   mode: AccessMode
+  /** The user the token was issued to; absent in tokens issued without `--user`. */
+  sub?: string
 }
 
 export type AccessDecision =
-  | { ok: true; mode: AccessMode }
+  /** `subject` null: no subject (or no AUTH_SECRET); `expiresAt` ms since the epoch, null: never. */
+  | { ok: true; mode: AccessMode; subject: string | null; expiresAt: number | null }
   | { ok: false; code: typeof CloseCode.unauthorized | typeof CloseCode.forbidden; reason: string }
 
 const ALGORITHM = 'HS256'
-const ROOM_PREFIX = /^[A-Za-z0-9._/-]*\*$/
+const MAX_SUBJECT_LENGTH = 256
 
+/** A room name, `*`, or a room name followed by `/*`: a prefix always ends at a segment boundary. */
 export function isValidRoomClaim(room: string): boolean {
-  return isValidRoomName(room) || (room.length <= MAX_ROOM_NAME_LENGTH + 1 && ROOM_PREFIX.test(room))
+  if (room === '*' || isValidRoomName(room)) return true
+  return room.endsWith('/*') && room.length <= MAX_ROOM_NAME_LENGTH + 2 && isValidRoomName(room.slice(0, -2))
 }
 
 export function roomClaimMatches(claim: string, room: string): boolean {
-  return claim.endsWith('*') ? room.startsWith(claim.slice(0, -1)) : claim === room
+  if (claim === '*') return true
+  // The prefix keeps its `/`, so `team/*` cannot open `teammate`.
+  return claim.endsWith('/*') ? room.startsWith(claim.slice(0, -1)) : claim === room
+}
+
+function isValidSubject(sub: string): boolean {
+  return sub.length > 0 && sub.length <= MAX_SUBJECT_LENGTH
 }
 
 function keyOf(secret: string): Uint8Array {
@@ -49,7 +63,7 @@ export class AccessControl {
   }
 
   async authorize(token: string | null, room: string): Promise<AccessDecision> {
-    if (this.key === null) return { ok: true, mode: 'rw' }
+    if (this.key === null) return { ok: true, mode: 'rw', subject: null, expiresAt: null }
     if (token === null || token === '') return { ok: false, code: CloseCode.unauthorized, reason: 'missing token' }
     let payload: Record<string, unknown>
     try {
@@ -61,15 +75,17 @@ export class AccessControl {
     const claims = readClaims(payload)
     if (claims === null) return { ok: false, code: CloseCode.unauthorized, reason: 'invalid token claims' }
     if (!roomClaimMatches(claims.room, room)) return { ok: false, code: CloseCode.forbidden, reason: 'token is for another room' }
-    return { ok: true, mode: claims.mode }
+    return { ok: true, mode: claims.mode, subject: claims.sub ?? null, expiresAt: (payload.exp as number) * 1000 }
   }
 }
 
 function readClaims(payload: Record<string, unknown>): TokenClaims | null {
-  const { room, mode } = payload
+  const { room, mode, sub } = payload
   if (typeof room !== 'string' || !isValidRoomClaim(room)) return null
   if (mode !== 'rw' && mode !== 'ro') return null
-  return { room, mode }
+  if (sub === undefined) return { room, mode }
+  if (typeof sub !== 'string' || !isValidSubject(sub)) return null
+  return { room, mode, sub }
 }
 
 export interface TokenRequest extends TokenClaims {
@@ -80,11 +96,14 @@ export interface TokenRequest extends TokenClaims {
 }
 
 export async function signToken(secret: string, request: TokenRequest): Promise<string> {
-  if (!isValidRoomClaim(request.room)) throw new TypeError(`room: ${JSON.stringify(request.room)} is neither a room name nor a prefix ending in *`)
+  if (!isValidRoomClaim(request.room)) throw new TypeError(`room: ${JSON.stringify(request.room)} is neither a room name, * nor a prefix ending in /*`)
   if (request.mode !== 'rw' && request.mode !== 'ro') throw new TypeError(`mode: must be rw or ro, got ${JSON.stringify(request.mode)}`)
   if (!Number.isSafeInteger(request.ttlSeconds) || request.ttlSeconds <= 0) throw new TypeError(`ttlSeconds: must be a positive integer, got ${request.ttlSeconds}`)
+  if (request.sub !== undefined && !isValidSubject(request.sub)) throw new TypeError(`sub: must be 1-${MAX_SUBJECT_LENGTH} characters, got ${JSON.stringify(request.sub)}`)
   const now = request.now ?? Math.floor(Date.now() / 1000)
-  return new SignJWT({ room: request.room, mode: request.mode })
+  const jwt = new SignJWT({ room: request.room, mode: request.mode })
+  if (request.sub !== undefined) jwt.setSubject(request.sub)
+  return jwt
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setIssuedAt(now)
     .setExpirationTime(now + request.ttlSeconds)

@@ -8,21 +8,33 @@
  * | 1001 | the server is shutting down (the client reconnects later)                 |
  * | 1009 | a frame was larger than MAX_MESSAGE_BYTES                                  |
  * | 1011 | the room's stored state could not be loaded                                |
+ * | 1013 | storage failed: the server is reopening it and writing every room again;   |
+ * |      | the stock client reconnects (with backoff) and re-sends what it has       |
  * | 4400 | malformed frame (not a y-protocols message), text frame, bad room name    |
- * | 4401 | token missing, malformed, tampered, signed with another secret or expired |
+ * | 4401 | token missing, malformed, tampered, signed with another secret or expired, |
+ * |      | or the token of an open connection expired                                 |
  * | 4403 | valid token, but for another room (or another room prefix)               |
+ * | 4413 | the connection's updates left more than MAX_PENDING_BYTES waiting in the   |
+ * |      | room for dependencies that never came                                     |
+ * | 4429 | MAX_CONNECTIONS_PER_ROOM or MAX_CONNECTIONS_PER_ADDRESS reached            |
  *
- * A refused connection (4400 for the room name, 4401, 4403) is closed before the server
- * sends a single byte of any document or awareness state. A connection that misses a pong is
- * cut without a close frame, so its client reports 1006.
+ * A refused connection (4400 for the room name, 4401, 4403, 4429) is closed before the server
+ * sends a single byte of any document or awareness state. A connection that misses a pong,
+ * or leaves more than MAX_BUFFERED_BYTES unread, is cut without a close frame (a close frame
+ * would queue behind what it does not read), so its client reports 1006 and reconnects.
+ * An upgrade from a foreign Origin is refused with HTTP 403 before it becomes a WebSocket.
  */
 export const CloseCode = {
   goingAway: 1001,
   messageTooBig: 1009,
   internalError: 1011,
+  /** "Try Again Later" (RFC 6455 registry): not in 4400–4499, so y-websocket reconnects. */
+  storageUnavailable: 1013,
   malformed: 4400,
   unauthorized: 4401,
   forbidden: 4403,
+  tooManyPending: 4413,
+  tooManyConnections: 4429,
 } as const
 
 export type CloseCodeValue = (typeof CloseCode)[keyof typeof CloseCode]

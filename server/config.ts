@@ -20,10 +20,28 @@ export interface Config {
   pingIntervalMs: number
   /** Stored updates per room after which the room's updates are merged into one. */
   compactAfter: number
-  /** Minimum time between two writes of one room; updates that arrive meanwhile are written together. */
+  /** Extra wait before each write to gather more updates into it (0: only those that arrive during the previous write). */
   storeBatchMs: number
+  /** false relays updates before they are stored; only for measuring what storing first costs. */
+  storeBeforeRelay: boolean
   webDir: string
   logLevel: LogLevel
+  /** A connection whose unsent data passes this many bytes is dropped (a client that does not read). */
+  maxBufferedBytes: number
+  /** Larger awareness states are dropped. */
+  maxAwarenessBytes: number
+  /** Bytes of updates a room may hold waiting for dependencies that never came. */
+  maxPendingBytes: number
+  maxConnectionsPerRoom: number
+  maxConnectionsPerAddress: number
+  /** Origins (`https://host:port`) besides the server's own that may open WebSockets. */
+  allowedOrigins: string[]
+  /** Whether `.map` files under the web folder are served. */
+  serveSourceMaps: boolean
+  /** Cluster mode: rooms on this Redis's streams (requires databaseUrl). */
+  redisUrl: string | null
+  /** Rooms stored in this PostgreSQL instead of LevelDB. */
+  databaseUrl: string | null
 }
 
 export type ParseResult = { help: true } | { help: false; config: Config }
@@ -71,6 +89,28 @@ function secret(raw: string, source: string): string {
   return raw
 }
 
+function origins(raw: string, source: string): string[] {
+  const list = raw.split(',').map((item) => item.trim()).filter((item) => item !== '')
+  return list.map((item) => {
+    let url: URL | null = null
+    try {
+      url = new URL(item)
+    } catch {}
+    const bare = url !== null && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === ''
+    if (!bare) {
+      throw new ConfigError(`${source} must list origins like https://example.com:8080, separated by commas; ${JSON.stringify(item)} is not one`)
+    }
+    return url!.origin
+  })
+}
+
+function boolean(raw: string, source: string): boolean {
+  const value = raw.trim().toLowerCase()
+  if (value === 'on' || value === 'true' || value === '1') return true
+  if (value === 'off' || value === 'false' || value === '0') return false
+  throw new ConfigError(`${source} must be on or off (true or false), got ${JSON.stringify(raw)}`)
+}
+
 function logLevel(raw: string, source: string): LogLevel {
   const level = LOG_LEVELS.find((name) => name === raw.trim().toLowerCase())
   if (level === undefined) throw new ConfigError(`${source} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`)
@@ -88,10 +128,20 @@ export const SETTINGS: readonly Setting[] = [
   },
   { key: 'maxMessageBytes', flag: 'max-message-bytes', env: 'MAX_MESSAGE_BYTES', fallback: String(16 * 1024 * 1024), help: 'largest accepted WebSocket message; larger ones close the connection with 1009', parse: integer(1024, 2 ** 31 - 1) },
   { key: 'pingIntervalMs', flag: 'ping-interval-ms', env: 'PING_INTERVAL_MS', fallback: '30000', help: 'ping every connection this often; one that misses a pong by the next ping is dropped', parse: integer(10, 3_600_000) },
-  { key: 'storeBatchMs', flag: 'store-batch-ms', env: 'STORE_BATCH_MS', fallback: '50', help: 'a room\'s first update is stored at once; later ones within this many ms are stored together', parse: integer(0, 10_000) },
-  { key: 'compactAfter', flag: 'compact-after', env: 'COMPACT_AFTER', fallback: '500', help: 'merge a room\'s stored updates into one after this many writes', parse: integer(2, 1_000_000) },
+  { key: 'storeBatchMs', flag: 'store-batch-ms', env: 'STORE_BATCH_MS', fallback: '0', help: 'wait this many ms before each write to gather more updates into it (every update is stored before it is relayed, so this adds to latency); 0 = one write per event-loop turn, plus whatever arrives during a write', parse: integer(0, 1000) },
+  { key: 'storeBeforeRelay', flag: 'store-first', env: 'STORE_FIRST', fallback: 'on', help: 'off relays updates before they are stored (a crash then loses edits others saw); only for measuring', parse: boolean },
+  { key: 'compactAfter', flag: 'compact-after', env: 'COMPACT_AFTER', fallback: '500', help: 'merge a room\'s stored updates after this many more are stored (into parts of <= 256 KiB)', parse: integer(2, 1_000_000) },
   { key: 'webDir', flag: 'web-dir', env: 'WEB_DIR', fallback: defaultWebDir, help: 'built web page served at / (a plain status page while it does not exist)', parse: text },
   { key: 'logLevel', flag: 'log-level', env: 'LOG_LEVEL', fallback: 'info', help: LOG_LEVELS.join(' | '), parse: logLevel },
+  { key: 'maxBufferedBytes', flag: 'max-buffered-bytes', env: 'MAX_BUFFERED_BYTES', fallback: String(4 * 1024 * 1024), help: 'drop a connection whose unsent data passes this (a client that stopped reading)', parse: integer(65536, 2 ** 31 - 1) },
+  { key: 'maxAwarenessBytes', flag: 'max-awareness-bytes', env: 'MAX_AWARENESS_BYTES', fallback: String(64 * 1024), help: 'larger awareness states are dropped, not relayed', parse: integer(256, 2 ** 31 - 1) },
+  { key: 'maxPendingBytes', flag: 'max-pending-bytes', env: 'MAX_PENDING_BYTES', fallback: String(4 * 1024 * 1024), help: 'bytes of updates a room holds waiting for missing dependencies; past it the sender is closed with 4413', parse: integer(1024, 2 ** 31 - 1) },
+  { key: 'maxConnectionsPerRoom', flag: 'max-connections-per-room', env: 'MAX_CONNECTIONS_PER_ROOM', fallback: '2000', help: 'more connections to one room are closed with 4429', parse: integer(1, 1_000_000) },
+  { key: 'maxConnectionsPerAddress', flag: 'max-connections-per-address', env: 'MAX_CONNECTIONS_PER_ADDRESS', fallback: '1000', help: 'more connections from one client address are closed with 4429', parse: integer(1, 1_000_000) },
+  { key: 'allowedOrigins', flag: 'allowed-origins', env: 'ALLOWED_ORIGINS', fallback: '', help: 'comma-separated origins besides the server\'s own whose pages may connect (others get 403)', parse: origins },
+  { key: 'serveSourceMaps', flag: 'serve-source-maps', env: 'SERVE_SOURCE_MAPS', fallback: 'false', help: 'serve the web page\'s .map files (true | false)', parse: boolean },
+  { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', fallback: null, help: 'cluster mode: redis://host:port whose streams carry every room between server processes (needs DATABASE_URL)', parse: text },
+  { key: 'databaseUrl', flag: 'database-url', env: 'DATABASE_URL', fallback: null, help: 'postgres://… where rooms are stored instead of LevelDB (required in cluster mode)', parse: text },
 ]
 
 /**
@@ -117,7 +167,15 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
     else if (envValue !== undefined && envValue !== '') config[setting.key] = setting.parse(envValue, setting.env)
     else config[setting.key] = setting.fallback === null ? null : setting.parse(setting.fallback, `default ${setting.env}`)
   }
+  if (config.redisUrl != null && config.databaseUrl == null) throw new ConfigError('REDIS_URL (cluster mode) needs DATABASE_URL: PostgreSQL is where the rooms are stored')
   return { help: false, config: config as Config }
+}
+
+/** Every setting at its default, as a server started without flags or environment would have it. */
+export function defaultConfig(): Config {
+  const result = parseConfig([], {})
+  if (result.help) throw new Error('unreachable: no flags given')
+  return result.config
 }
 
 /** The text `--help` prints: every setting with its flag, variable and default. */
@@ -125,7 +183,7 @@ export function helpText(): string {
   const rows = SETTINGS.map((setting) => [
     `  --${setting.flag} <value>`,
     setting.env,
-    setting.fallback === null ? '(unset)' : setting.key === 'webDir' ? 'web/dist' : setting.fallback,
+    setting.fallback === null ? '(unset)' : setting.fallback === '' ? '(none)' : setting.key === 'webDir' ? 'web/dist' : setting.fallback,
     setting.help,
   ])
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)))
@@ -142,7 +200,7 @@ export function helpText(): string {
     '  --help, -h',
     '',
     'Rooms: ws://HOST:PORT/<room>, room names are 1-128 of A-Z a-z 0-9 . _ - and /.',
-    'Tokens (when AUTH_SECRET is set): npm run token -- --room NAME --mode rw|ro --ttl 1h',
+    'Tokens (when AUTH_SECRET is set): npm run token -- --room NAME --mode rw|ro --ttl 1h [--user NAME]',
     'HTTP: GET / (web page), GET /healthz (JSON), GET /metrics (Prometheus text).',
     '',
   ].join('\n')

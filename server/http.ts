@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { Metrics } from './metrics.ts'
+import { redactUrl } from './redact.ts'
 import type { RoomRegistry } from './rooms.ts'
 import type { StaticHandler } from './static.ts'
 
@@ -13,11 +14,41 @@ export interface HttpContext {
   startedAt: number
 }
 
+/** A Host header that can be written into a policy as it is: a name or address and a port. */
+const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
+/**
+ * The page may load only from this server and connect only to it (the WebSocket origin is
+ * named as well: older browsers do not count ws: as 'self'); nobody may frame it, and it sends
+ * no Referer, which could carry a room name or a token.
+ */
+export function contentSecurityPolicy(host: string | undefined): string {
+  const sockets = host !== undefined && PLAIN_HOST.test(host) ? ` ws://${host} wss://${host}` : ''
+  return [
+    "default-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self'${sockets}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
+
+/** Headers on every response, whatever it is. */
+function setSecurityHeaders(request: IncomingMessage, response: ServerResponse): void {
+  response.setHeader('X-Content-Type-Options', 'nosniff')
+  response.setHeader('Content-Security-Policy', contentSecurityPolicy(request.headers.host))
+  response.setHeader('X-Frame-Options', 'DENY')
+  response.setHeader('Referrer-Policy', 'no-referrer')
+}
+
 /** GET /healthz, GET /metrics, and the web page for everything else. */
 export function createRequestHandler(context: HttpContext): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
+    setSecurityHeaders(request, response)
     handle(context, request, response).catch((error: unknown) => {
-      context.logger.error({ err: error, url: request.url }, 'http request failed')
+      context.logger.error({ reason: (error as Error).message, url: redactUrl(request.url) }, 'http request failed')
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
       response.end('internal error\n')
     })
@@ -33,13 +64,15 @@ async function handle(context: HttpContext, request: IncomingMessage, response: 
   const { pathname } = new URL(request.url ?? '/', 'http://localhost')
   const uptimeSeconds = Math.round((performance.now() - context.startedAt) / 10) / 100
   if (pathname === '/healthz') {
+    // 503 while storage is failing: nothing new can be stored, so a balancer should look elsewhere.
+    const healthy = context.registry.storageHealthy
     const body = JSON.stringify({
-      status: 'ok',
+      status: healthy ? 'ok' : 'storage_unavailable',
       rooms: context.registry.size,
       connections: context.registry.connectionCount,
       uptime: uptimeSeconds,
     })
-    respond(request, response, 'application/json; charset=utf-8', body)
+    respond(request, response, 'application/json; charset=utf-8', body, healthy ? 200 : 503)
   } else if (pathname === '/metrics') {
     const body = context.metrics.render({ rooms: context.registry.size, connections: context.registry.connectionCount, uptimeSeconds })
     respond(request, response, 'text/plain; version=0.0.4; charset=utf-8', body)
@@ -48,7 +81,7 @@ async function handle(context: HttpContext, request: IncomingMessage, response: 
   }
 }
 
-function respond(request: IncomingMessage, response: ServerResponse, type: string, body: string): void {
-  response.writeHead(200, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' })
+function respond(request: IncomingMessage, response: ServerResponse, type: string, body: string, status = 200): void {
+  response.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' })
   response.end(request.method === 'HEAD' ? undefined : body)
 }

@@ -1,6 +1,9 @@
+#!/usr/bin/env node
 /**
- * `npm start`: Cotext's server. Every room is a y-websocket endpoint, `ws://HOST:PORT/<room>`,
- * stored in LevelDB under DATA_DIR; GET / serves the web page, /healthz and /metrics report.
+ * `npm start` and the `cotext-server` bin: Cotext's server. Every room is a y-websocket endpoint,
+ * `ws://HOST:PORT/<room>`, stored in LevelDB under DATA_DIR (PostgreSQL with DATABASE_URL; several
+ * processes on Redis streams with REDIS_URL too: README, "Running several servers"); GET / serves the web page, /healthz
+ * and /metrics report. The server itself is startServer (start.ts); this file is the command line.
  *
  * Settings: `--help` (see config.ts). Close codes: close-codes.ts. Tokens: token.ts.
  *
@@ -12,14 +15,10 @@
  * Exit status: 0 after a clean stop or --help, 1 when the server cannot start (port in use,
  * DATA_DIR held by another process) or a shutdown stalls, 2 for a bad setting.
  */
-import { resolve } from 'node:path'
 import { ConfigError, helpText, parseConfig } from './config.ts'
 import type { Config } from './config.ts'
 import { createLogger } from './log.ts'
-import { Metrics } from './metrics.ts'
-import { LevelPersistence } from './persistence.ts'
-import { RoomRegistry } from './rooms.ts'
-import { createServer } from './server.ts'
+import { startServer } from './start.ts'
 
 const SHUTDOWN_TIMEOUT_MS = 10_000
 
@@ -39,31 +38,13 @@ function readConfig(): Config {
 async function main(): Promise<void> {
   const config = readConfig()
   const logger = createLogger(config.logLevel)
-  const dataDir = resolve(config.dataDir)
-  const metrics = new Metrics()
-
-  let persistence: LevelPersistence
+  let server: Awaited<ReturnType<typeof startServer>>
   try {
-    persistence = await LevelPersistence.open(dataDir)
+    server = await startServer({ ...config, logger })
   } catch (error) {
-    logger.fatal({ err: error, dataDir }, 'cannot open the data directory')
+    logger.fatal({ err: (error as Error).cause ?? error }, (error as Error).message)
     process.exit(1)
   }
-  const registry = new RoomRegistry({ persistence, metrics, logger, compactAfter: config.compactAfter, storeBatchMs: config.storeBatchMs })
-
-  let server: Awaited<ReturnType<typeof createServer>>
-  try {
-    server = await createServer(config, { registry, metrics, logger })
-  } catch (error) {
-    logger.fatal({ err: error, host: config.host, port: config.port }, 'cannot listen')
-    await persistence.close()
-    process.exit(1)
-  }
-
-  const auth = config.authSecret !== null
-  if (!auth) logger.warn('AUTH_SECRET is not set: the server is OPEN, anyone who can reach it can read and write every room')
-  // Last of the start-up lines, so that whoever waits for it has seen the others.
-  logger.info({ url: server.url, port: server.port, host: config.host, dataDir, auth, webDir: config.webDir }, 'listening')
 
   let stopping = false
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
@@ -72,14 +53,12 @@ async function main(): Promise<void> {
       process.exit(1)
     }
     stopping = true
-    logger.info({ signal, rooms: registry.size, connections: registry.connectionCount }, 'shutting down')
+    logger.info({ signal }, 'signal received: stopping')
     setTimeout(() => {
       logger.error('shutdown timed out: some rooms may not be stored')
       process.exit(1)
     }, SHUTDOWN_TIMEOUT_MS).unref()
     await server.close()
-    await persistence.close()
-    logger.info('stopped')
     process.exit(0)
   }
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, (received) => void stop(received))

@@ -3,9 +3,9 @@
  * Plain fields rather than a metrics library: the hot path adds to a number and nothing else.
  */
 
-export type RefusalReason = 'unauthorized' | 'forbidden' | 'invalid_room' | 'shutting_down'
-export type DropReason = 'read_only' | 'foreign_awareness'
-export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed'
+export type RefusalReason = 'unauthorized' | 'forbidden' | 'invalid_room' | 'shutting_down' | 'origin' | 'too_many_connections'
+export type DropReason = 'read_only' | 'foreign_awareness' | 'awareness_too_large' | 'rate_limited' | 'token_expired'
+export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed' | 'slow_reader' | 'pending_limit' | 'token_expired' | 'storage_unavailable'
 
 export interface Gauges {
   rooms: number
@@ -13,7 +13,14 @@ export interface Gauges {
   uptimeSeconds: number
 }
 
+/** Upper bounds (ms) of the buckets of the time an update waits for its write before it is relayed. */
+export const COMMIT_BUCKETS_MS = [0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000] as const
+
 export class Metrics {
+  /** Per bucket of COMMIT_BUCKETS_MS (and one past the last): updates whose write took that long. */
+  readonly commitWaits: number[] = new Array<number>(COMMIT_BUCKETS_MS.length + 1).fill(0)
+  commitWaitSumMs = 0
+
   messagesIn = 0
   messagesOut = 0
   bytesIn = 0
@@ -22,17 +29,33 @@ export class Metrics {
   storedUpdates = 0
   storageWrites = 0
   storageErrors = 0
+  /** 1 while writes succeed; 0 from a failed write until the store is reopened and every room written again. */
+  storageHealthy = 1
+  storageRecoveries = 0
+  /** Stored updates that failed to apply at load and were set aside. */
+  badStoredUpdates = 0
   compactions = 0
   roomsLoaded = 0
   roomsUnloaded = 0
   connectionsAccepted = 0
-  readonly refused: Record<RefusalReason, number> = { unauthorized: 0, forbidden: 0, invalid_room: 0, shutting_down: 0 }
-  readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0 }
-  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0 }
+  readonly refused: Record<RefusalReason, number> = { unauthorized: 0, forbidden: 0, invalid_room: 0, shutting_down: 0, origin: 0, too_many_connections: 0 }
+  readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0, awareness_too_large: 0, rate_limited: 0, token_expired: 0 }
+  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0, slow_reader: 0, pending_limit: 0, token_expired: 0, storage_unavailable: 0 }
+
+  /** More samples in the same format, appended as they are (cluster mode's). */
+  readonly sections: Array<() => string> = []
+
+  /** Counts one update that waited `ms` from being applied to being stored (and so relayable). */
+  observeCommitWait(ms: number): void {
+    let bucket = 0
+    while (bucket < COMMIT_BUCKETS_MS.length && ms > COMMIT_BUCKETS_MS[bucket]!) bucket += 1
+    this.commitWaits[bucket]! += 1
+    this.commitWaitSumMs += ms
+  }
 
   render(gauges: Gauges): string {
     const out: string[] = []
-    const metric = (name: string, type: 'counter' | 'gauge', help: string, samples: Array<[labels: string, value: number]>): void => {
+    const metric = (name: string, type: 'counter' | 'gauge' | 'histogram', help: string, samples: Array<[labels: string, value: number]>): void => {
       out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`)
       for (const [labels, value] of samples) out.push(`${name}${labels} ${value}`)
     }
@@ -53,6 +76,19 @@ export class Metrics {
     metric('cotext_stored_updates_total', 'counter', 'Document updates written to LevelDB.', [['', this.storedUpdates]])
     metric('cotext_storage_writes_total', 'counter', 'LevelDB writes of document updates.', [['', this.storageWrites]])
     metric('cotext_storage_errors_total', 'counter', 'Failed LevelDB reads and writes.', [['', this.storageErrors]])
+    metric('cotext_storage_healthy', 'gauge', '1 while storage works; 0 from a failed write until every loaded room is written again.', [['', this.storageHealthy]])
+    metric('cotext_storage_recoveries_total', 'counter', 'Times the store was reopened and every loaded room written again after a failed write.', [['', this.storageRecoveries]])
+    metric('cotext_bad_stored_updates_total', 'counter', 'Stored updates that failed to apply when their room loaded (set aside, not deleted).', [['', this.badStoredUpdates]])
+    let cumulative = 0
+    const buckets: Array<[string, number]> = [...COMMIT_BUCKETS_MS, Number.POSITIVE_INFINITY].map((bound, index) => {
+      cumulative += this.commitWaits[index]!
+      return [`_bucket{le="${bound === Number.POSITIVE_INFINITY ? '+Inf' : bound / 1000}"}`, cumulative]
+    })
+    metric('cotext_commit_wait_seconds', 'histogram', 'Time from an update being applied to it being stored, which its relay waits for.', [
+      ...buckets,
+      ['_sum', this.commitWaitSumMs / 1000],
+      ['_count', cumulative],
+    ])
     metric('cotext_compactions_total', 'counter', 'Rooms whose stored updates were merged into one.', [['', this.compactions]])
     metric('cotext_rooms_loaded_total', 'counter', 'Rooms loaded from storage.', [['', this.roomsLoaded]])
     metric('cotext_rooms_unloaded_total', 'counter', 'Rooms stored and dropped from memory after their last client left.', [['', this.roomsUnloaded]])
@@ -60,6 +96,6 @@ export class Metrics {
     const cpu = process.cpuUsage()
     metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', [['', memory.rss]])
     metric('process_cpu_seconds_total', 'counter', 'User and system CPU time spent in seconds.', [['', (cpu.user + cpu.system) / 1e6]])
-    return `${out.join('\n')}\n`
+    return `${out.join('\n')}\n${this.sections.map((section) => section()).join('')}`
   }
 }

@@ -1,15 +1,43 @@
 import { mkdirSync } from 'node:fs'
 import * as Y from 'yjs'
+import * as encoding from 'lib0/encoding'
 import { LeveldbPersistence } from 'y-leveldb'
 
-/** Where rooms are stored. The server only ever talks to this interface. */
-export interface Persistence {
-  /** The room's whole stored state as one update (an empty document's when nothing is stored). */
-  load(room: string): Promise<Uint8Array>
-  /** Resolves once `update` is written; a process killed after that loses nothing. */
-  store(room: string, update: Uint8Array): Promise<void>
-  /** Replaces the room's stored updates with their merge. */
-  compact(room: string): Promise<void>
+/** One stored update of a room and its position in the room's log. */
+export interface StoredUpdate {
+  seq: number
+  update: Uint8Array
+}
+
+/** An update to append to a room's log. */
+export interface AppendEntry {
+  room: string
+  update: Uint8Array
+}
+
+/**
+ * Where rooms are stored: per room, an append-only log of Yjs updates. The server talks to this
+ * interface only (through StoreWriter, which serialises every write), so another backend
+ * (PostgreSQL) plugs in by implementing these six calls.
+ *
+ * Durability: once `append` or `replace` resolves, a process killed at any moment later loses
+ * none of it. When any write rejects, the store's state is unknown (a half-written record may
+ * sit in a log); the caller reopens it and writes every loaded room's whole state again.
+ */
+export interface Store {
+  /** The room's stored updates in append order (empty for a room never stored). */
+  load(room: string): Promise<StoredUpdate[]>
+  /** Writes every entry, of any rooms, in one atomic write: all of them are stored or none. */
+  append(entries: readonly AppendEntry[]): Promise<void>
+  /**
+   * Replaces the room's updates with `seq <= upTo` by `updates` (their merge, in order), in one
+   * atomic write; later updates stay. `upTo` -1 (nothing stored yet) just appends `updates`.
+   */
+  replace(room: string, upTo: number, updates: readonly Uint8Array[]): Promise<void>
+  /** Moves the update at `seq` out of the room's log into a side area where it stays for inspection. */
+  setAside(room: string, seq: number, reason: string): Promise<void>
+  /** Closes and opens the store again, so that a failed write leaves nothing half-done behind it. */
+  reopen(): Promise<void>
   close(): Promise<void>
 }
 
@@ -18,55 +46,178 @@ export class StorageError extends Error {
   override name = 'StorageError'
 }
 
-type Level = { open(): Promise<void>; status: string }
+type Key = Array<string | number>
+
+interface BatchOperation {
+  type: 'put' | 'del'
+  key: Key
+  value?: Uint8Array
+}
+
+interface LevelIterator {
+  all(): Promise<Array<[Key, Uint8Array]>>
+}
+
+/** The part of abstract-level (under y-leveldb) this store uses. */
+interface Level {
+  status: string
+  open(): Promise<void>
+  close(): Promise<void>
+  batch(operations: BatchOperation[]): Promise<void>
+  iterator(options: { gte: Key; lt: Key; reverse?: boolean; limit?: number; keys?: boolean; values?: boolean }): LevelIterator
+}
+
+/** Largest clock y-leveldb's key encoding holds (a big-endian uint32). */
+const MAX_SEQ = 2 ** 32 - 1
+
+const updateKey = (room: string, seq: number): Key => ['v1', room, 'update', seq]
+const stateVectorKey = (room: string): Key => ['v1_sv', room]
+/** Updates set aside because they fail to apply: outside every range y-leveldb reads. */
+const asideKey = (room: string, seq: number): Key => ['cotext_aside', room, seq]
+const asideReasonKey = (room: string, seq: number): Key => ['cotext_aside_reason', room, seq]
+
+function errorText(error: unknown): string {
+  const cause = (error as { cause?: Error }).cause
+  return cause?.message ?? (error as Error).message
+}
 
 /**
- * LevelDB through y-leveldb, in one directory. y-leveldb runs every operation in a queue and,
- * when one fails, logs it and resolves with null instead of rejecting; those nulls become
- * StorageErrors here so that the rooms can tell a failed write from a stored one.
+ * LevelDB in one directory, in y-leveldb's layout (`['v1', room, 'update', clock]`), so a data
+ * directory written by earlier versions (or by y-leveldb itself) loads as it is. y-leveldb's own
+ * operations swallow errors and resolve null and cannot write several rooms in one batch, so this
+ * store opens the database through y-leveldb (for its key encoding) and then talks to LevelDB
+ * directly. Writes are not fsynced: a stored update survives the process being killed at any
+ * moment (it is in the operating system's page cache), not the machine losing power.
  */
-export class LevelPersistence implements Persistence {
-  private constructor(private readonly db: LeveldbPersistence) {}
+export class LevelStore implements Store {
+  /** The next free clock of every room this process has read or written. */
+  private readonly nextSeq = new Map<string, number>()
+
+  private constructor(
+    private readonly dir: string,
+    private readonly db: Level,
+  ) {}
 
   /** Opens (creating if needed) the database in `dir`; rejects if another process holds it. */
-  static async open(dir: string): Promise<LevelPersistence> {
+  static async open(dir: string): Promise<LevelStore> {
     mkdirSync(dir, { recursive: true })
-    const db = new LeveldbPersistence(dir)
-    // level opens lazily and would only report a held lock on the first write; open it now so
-    // that a second server on the same DATA_DIR fails at start with the real reason.
-    const failure = await db._transact(async (level: Level) => {
-      try {
-        await level.open()
-        return null
-      } catch (error) {
-        const cause = (error as { cause?: Error }).cause
-        return cause?.message ?? (error as Error).message
-      }
+    const db = await new LeveldbPersistence(dir)._transact(async (level: Level) => level)
+    if (db === null) throw new StorageError(`cannot open LevelDB in ${dir}`)
+    try {
+      // level opens lazily and would only report a held lock on the first write.
+      await db.open()
+    } catch (error) {
+      throw new StorageError(`cannot open LevelDB in ${dir}: ${errorText(error)}`)
+    }
+    return new LevelStore(dir, db)
+  }
+
+  async load(room: string): Promise<StoredUpdate[]> {
+    const entries = await this.db.iterator({ gte: updateKey(room, 0), lt: updateKey(room, MAX_SEQ) }).all()
+    const updates = entries.map(([key, value]) => ({ seq: key[3] as number, update: value }))
+    // Never lower it: a read that started before an append finished would hand out its clock again.
+    const next = updates.length === 0 ? 0 : updates[updates.length - 1]!.seq + 1
+    this.nextSeq.set(room, Math.max(next, this.nextSeq.get(room) ?? 0))
+    return updates
+  }
+
+  async append(entries: readonly AppendEntry[]): Promise<void> {
+    for (const { room } of entries) await this.seqAfterLast(room)
+    // From here to the write nothing awaits: clocks are taken in one step, so a replace or load
+    // running meanwhile cannot hand them out again.
+    const operations: BatchOperation[] = []
+    for (const { room, update } of entries) {
+      const seq = this.takeSeq(room)
+      if (seq === 0) operations.push({ type: 'put', key: stateVectorKey(room), value: this.stateVectorRecord(update) })
+      operations.push({ type: 'put', key: updateKey(room, seq), value: update })
+    }
+    await this.write(operations)
+  }
+
+  async replace(room: string, upTo: number, updates: readonly Uint8Array[]): Promise<void> {
+    if (upTo < 0) return this.append(updates.map((update) => ({ room, update })))
+    const keys = await this.db.iterator({ gte: updateKey(room, 0), lt: updateKey(room, Math.min(upTo + 1, MAX_SEQ)), values: false }).all()
+    const seqs = keys.map(([key]) => key[3] as number)
+    // The merge takes the highest clocks of the range it replaces, so it is read back before
+    // every update appended after it; when there are more parts than replaced clocks, the
+    // rest go after the room's last update (Yjs updates apply in any order).
+    const slots = seqs.slice(Math.max(0, seqs.length - updates.length))
+    const operations: BatchOperation[] = seqs.slice(0, seqs.length - slots.length).map((seq) => ({ type: 'del', key: updateKey(room, seq) }))
+    await this.seqAfterLast(room)
+    updates.forEach((update, index) => {
+      const seq = slots[index] ?? this.takeSeq(room)
+      operations.push({ type: 'put', key: updateKey(room, seq), value: update })
     })
-    if (failure !== null) throw new StorageError(`cannot open LevelDB in ${dir}: ${failure}`)
-    return new LevelPersistence(db)
+    if (operations.length === 0) return
+    if (updates.length > 0) operations.push({ type: 'put', key: stateVectorKey(room), value: this.stateVectorRecord(updates[0]!) })
+    await this.write(operations)
   }
 
-  async load(room: string): Promise<Uint8Array> {
-    const doc: Y.Doc | null = await this.db.getYDoc(room)
-    if (doc === null) throw new StorageError(`loading room ${JSON.stringify(room)} failed`)
-    const state = Y.encodeStateAsUpdate(doc)
-    doc.destroy()
-    return state
+  async setAside(room: string, seq: number, reason: string): Promise<void> {
+    const [entry] = await this.db.iterator({ gte: updateKey(room, seq), lt: updateKey(room, seq + 1) }).all()
+    if (entry === undefined) return
+    await this.write([
+      { type: 'put', key: asideKey(room, seq), value: entry[1] },
+      { type: 'put', key: asideReasonKey(room, seq), value: new TextEncoder().encode(reason) },
+      { type: 'del', key: updateKey(room, seq) },
+    ])
   }
 
-  async store(room: string, update: Uint8Array): Promise<void> {
-    const clock: number | null = await this.db.storeUpdate(room, update)
-    if (typeof clock !== 'number') throw new StorageError(`storing an update of room ${JSON.stringify(room)} failed`)
+  /** The updates set aside for `room` (for tests and operators), by clock. */
+  async setAsideUpdates(room: string): Promise<StoredUpdate[]> {
+    const entries = await this.db.iterator({ gte: asideKey(room, 0), lt: asideKey(room, MAX_SEQ) }).all()
+    return entries.map(([key, value]) => ({ seq: key[2] as number, update: value }))
   }
 
-  async compact(room: string): Promise<void> {
-    // flushDocument resolves with undefined when it worked and null when it failed.
-    const result: unknown = await this.db.flushDocument(room)
-    if (result === null) throw new StorageError(`compacting room ${JSON.stringify(room)} failed`)
+  async reopen(): Promise<void> {
+    try {
+      if (this.db.status === 'open') await this.db.close()
+      await this.db.open()
+    } catch (error) {
+      throw new StorageError(`cannot reopen LevelDB in ${this.dir}: ${errorText(error)}`)
+    }
   }
 
   async close(): Promise<void> {
-    await this.db.destroy()
+    if (this.db.status === 'open') await this.db.close()
+  }
+
+  private async write(operations: BatchOperation[]): Promise<void> {
+    try {
+      await this.db.batch(operations.map((operation) => (operation.value === undefined ? operation : { ...operation, value: Buffer.from(operation.value.buffer, operation.value.byteOffset, operation.value.byteLength) })))
+    } catch (error) {
+      throw new StorageError(`writing to LevelDB in ${this.dir} failed: ${errorText(error)}`)
+    }
+  }
+
+  /** Makes sure the room's next free clock is known (reading the last one stored if not). */
+  private async seqAfterLast(room: string): Promise<void> {
+    if (this.nextSeq.has(room)) return
+    const [last] = await this.db.iterator({ gte: updateKey(room, 0), lt: updateKey(room, MAX_SEQ), reverse: true, limit: 1, values: false }).all()
+    const next = last === undefined ? 0 : (last[0][3] as number) + 1
+    this.nextSeq.set(room, Math.max(next, this.nextSeq.get(room) ?? 0))
+  }
+
+  /** Hands out the room's next free clock (known: see seqAfterLast); a failed write leaves a gap, which is harmless. */
+  private takeSeq(room: string): number {
+    const seq = this.nextSeq.get(room)!
+    if (seq >= MAX_SEQ) throw new StorageError(`room ${JSON.stringify(room)} has no free update key left`)
+    this.nextSeq.set(room, seq + 1)
+    return seq
+  }
+
+  /** y-leveldb's per-room index record (clock, state vector), which lists the stored rooms. */
+  private stateVectorRecord(update: Uint8Array): Uint8Array {
+    const encoder = encoding.createEncoder()
+    encoding.writeVarUint(encoder, 0)
+    let stateVector: Uint8Array
+    try {
+      stateVector = Y.encodeStateVectorFromUpdate(update)
+    } catch {
+      // Only the room's listing depends on it; y-leveldb recomputes a stale one when asked.
+      stateVector = Y.encodeStateVector(new Y.Doc())
+    }
+    encoding.writeVarUint8Array(encoder, stateVector)
+    return encoding.toUint8Array(encoder)
   }
 }

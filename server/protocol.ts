@@ -35,6 +35,24 @@ function readPayload(decoder: decoding.Decoder): Uint8Array {
   return decoding.readUint8Array(decoder, length)
 }
 
+export type ClientMessageType = ClientMessage['type']
+
+/**
+ * The type of the message in `frame`, read from its first bytes without decoding the payload;
+ * null when those bytes are not a known type (decodeClientMessage then says why).
+ */
+export function peekMessageType(frame: Uint8Array): ClientMessageType | null {
+  const type = frame[0]
+  if (type === MESSAGE_AWARENESS) return 'awareness'
+  if (type === MESSAGE_QUERY_AWARENESS) return 'query-awareness'
+  if (type !== MESSAGE_SYNC) return null
+  const step = frame[1]
+  if (step === syncProtocol.messageYjsSyncStep1) return 'sync-step-1'
+  if (step === syncProtocol.messageYjsSyncStep2) return 'sync-step-2'
+  if (step === syncProtocol.messageYjsUpdate) return 'update'
+  return null
+}
+
 /** Decodes one frame; throws ProtocolError for truncated frames, unknown types and trailing bytes. */
 export function decodeClientMessage(frame: Uint8Array): ClientMessage {
   const decoder = decoding.createDecoder(frame)
@@ -130,5 +148,13 @@ export function encodeAwarenessEntries(entries: readonly AwarenessEntry[]): Uint
     encoding.writeVarUint(encoder, entry.clock)
     encoding.writeVarString(encoder, entry.state)
   }
+  return encoding.toUint8Array(encoder)
+}
+
+/** An awareness message (type and payload) carrying `entries`. */
+export function encodeAwarenessMessage(entries: readonly AwarenessEntry[]): Uint8Array {
+  const encoder = encoding.createEncoder()
+  encoding.writeVarUint(encoder, MESSAGE_AWARENESS)
+  encoding.writeVarUint8Array(encoder, encodeAwarenessEntries(entries))
   return encoding.toUint8Array(encoder)
 }

@@ -1,88 +1,208 @@
 import * as Y from 'yjs'
 import type { Logger } from 'pino'
-import type { Persistence } from './persistence.ts'
 import type { Metrics } from './metrics.ts'
+import type { StoredUpdate } from './persistence.ts'
+import type { RecoverableRoom, StoreWriter } from './store-writer.ts'
 
-const DEFAULT_RETRY_DELAY_MS = 1000
+export interface RoomStoreOptions {
+  /** Stored updates after which the room's log is merged. */
+  compactAfter: number
+  /** false: relay at once and store behind (only to measure what storing first costs). */
+  storeBeforeRelay: boolean
+  metrics: Metrics
+  logger: Logger
+}
+
+/** The longest the room holds the event loop while loading or compacting before it yields. */
+const SLICE_MS = 10
+/** A compacted part merges stored updates up to this size, so that loading it is one short step. */
+const PART_BYTES = 256 * 1024
+const PART_UPDATES = 2000
+
+type Step = { ready: boolean; run: () => void }
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+const noop = (): void => {}
 
 /**
- * Writes one room's updates to storage in arrival order, one write at a time. An update that
- * arrives in a quiet room is written at once. After a write, the next one starts no sooner than
- * `batchMs` after it started: the updates that arrive meanwhile are merged and written together
- * (a group commit), so a busy room costs a few writes a second rather than one per keystroke.
- * Every `compactAfter` writes the room's stored updates are merged into one.
+ * One room's commit pipeline: accept → durable append → relay. The room applies an update to
+ * its document as it arrives (which validates it and yields what it changed), hands that
+ * change here, and everything the room would send because of it (the relay, and any answer or
+ * awareness relay that comes after it) waits in an ordered outbox until the StoreWriter says it
+ * is stored. So nothing leaves the server before it is stored, and relays keep arrival order.
+ *
+ * Also loads the room (in slices of about SLICE_MS, setting aside stored updates that fail to
+ * apply) and compacts its log (in parts of at most PART_BYTES), never holding the event loop
+ * for long.
  */
-export class RoomStore {
-  private queue: Uint8Array[] = []
-  /** How many client updates `queue` holds (a requeued merge stands for several). */
-  private queuedUpdates = 0
-  /** The drain loop while it runs; it clears this in the same step as it sees the queue empty. */
-  private running: Promise<void> | null = null
-  private writesSinceCompaction = 0
-  private lastWriteStarted = Number.NEGATIVE_INFINITY
+export class RoomStore implements RecoverableRoom {
+  private readonly outbox: Step[] = []
+  private writesInFlight = 0
+  private unstored = false
+  private loaded = false
+  private updatesSinceCompaction = 0
+  private compacting: Promise<void> | null = null
+  private idleWaiters: Array<() => void> = []
 
   constructor(
-    private readonly room: string,
-    private readonly persistence: Persistence,
-    private readonly options: { compactAfter: number; batchMs: number; metrics: Metrics; logger: Logger; retryDelayMs?: number },
+    readonly name: string,
+    private readonly doc: Y.Doc,
+    private readonly writer: StoreWriter,
+    private readonly options: RoomStoreOptions,
   ) {}
 
-  push(update: Uint8Array): void {
-    this.queue.push(update)
-    this.queuedUpdates += 1
-    this.running ??= this.drain()
+  get hasUnstored(): boolean {
+    return this.unstored
   }
 
-  /** Resolves when every update pushed so far is stored. */
-  async idle(): Promise<void> {
-    while (this.running !== null) await this.running
+  takeSnapshot(): Uint8Array | null {
+    if (!this.loaded) return null
+    this.unstored = false
+    return Y.encodeStateAsUpdate(this.doc)
   }
 
-  private async drain(): Promise<void> {
-    const { metrics, logger } = this.options
-    try {
-      while (this.queue.length > 0) {
-        const wait = this.lastWriteStarted + this.options.batchMs - performance.now()
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
-        const batch = this.queue
-        const count = this.queuedUpdates
-        this.queue = []
-        this.queuedUpdates = 0
-        const update = batch.length === 1 ? batch[0]! : Y.mergeUpdates(batch)
-        this.lastWriteStarted = performance.now()
-        try {
-          await this.persistence.store(this.room, update)
-        } catch (error) {
-          // Keep the updates and retry: they are still in memory, and giving up would lose them.
-          metrics.storageErrors += 1
-          logger.error({ room: this.room, err: error, updates: count }, 'storing updates failed; retrying')
-          this.queue = [update, ...this.queue]
-          this.queuedUpdates += count
-          await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS))
-          continue
-        }
-        metrics.storageWrites += 1
-        metrics.storedUpdates += count
-        if (++this.writesSinceCompaction >= this.options.compactAfter) await this.compact()
+  /**
+   * Applies the stored updates to the document with `origin`, yielding to other work between
+   * slices. An update that fails to apply is set aside (kept, out of the room's log), logged
+   * and counted; the rest load. Rejects only when the store cannot be read.
+   */
+  async load(origin: unknown, isDestroyed: () => boolean): Promise<void> {
+    const { logger, metrics } = this.options
+    let records: StoredUpdate[]
+    for (;;) {
+      try {
+        records = await this.writer.store.load(this.name)
+        break
+      } catch (error) {
+        // While the store is being reopened reads fail too; wait for it rather than fail the room.
+        if (this.writer.healthy) throw error
+        await this.writer.whenHealthy()
       }
-    } finally {
-      // In the same step as the empty-queue check: a push after this starts a new drain.
-      this.running = null
     }
+    let sliceStart = performance.now()
+    for (const record of records) {
+      if (isDestroyed()) return
+      try {
+        Y.applyUpdate(this.doc, record.update, origin)
+      } catch (error) {
+        const cause = `${(error as Error).name}: ${(error as Error).message}`
+        metrics.badStoredUpdates += 1
+        logger.error({ seq: record.seq, bytes: record.update.length, cause }, 'a stored update fails to apply: set aside, loading the rest')
+        void this.writer.setAside(this.name, record.seq, cause)
+      }
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await nextTurn()
+        sliceStart = performance.now()
+      }
+    }
+    this.loaded = true
+    this.updatesSinceCompaction = records.length
+    if (records.length > this.options.compactAfter) void this.compact()
   }
 
-  private async compact(): Promise<void> {
-    const { metrics, logger } = this.options
-    this.writesSinceCompaction = 0
-    const started = performance.now()
-    try {
-      await this.persistence.compact(this.room)
-      metrics.compactions += 1
-      logger.debug({ room: this.room, ms: Math.round(performance.now() - started) }, 'compacted stored updates')
-    } catch (error) {
-      // The updates are still stored one by one; the next compaction will try again.
-      metrics.storageErrors += 1
-      logger.error({ room: this.room, err: error }, 'compacting stored updates failed')
+  /** `update` is applied to the document; `release` relays it once it is stored. */
+  commit(update: Uint8Array, release: () => void): void {
+    if (!this.options.storeBeforeRelay) {
+      release()
+      this.startWrite(update, null)
+      return
     }
+    if (!this.writer.healthy) {
+      // The room's connections are being closed; recovery writes the whole document.
+      this.unstored = true
+      return
+    }
+    const step: Step = { ready: false, run: release }
+    this.outbox.push(step)
+    this.startWrite(update, step)
+  }
+
+  /** Runs `send` once every update committed before it is stored (at once if there is none). */
+  after(send: () => void): void {
+    if (this.outbox.length === 0) send()
+    else this.outbox.push({ ready: true, run: send })
+  }
+
+  /** Resolves when every update committed so far is stored (or handed to recovery) and no compaction runs. */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
+  private startWrite(update: Uint8Array, step: Step | null): void {
+    this.writesInFlight += 1
+    const started = performance.now()
+    void this.writer.append(this.name, update).then((stored) => {
+      this.writesInFlight -= 1
+      if (stored) {
+        this.options.metrics.observeCommitWait(performance.now() - started)
+        if (++this.updatesSinceCompaction >= this.options.compactAfter) void this.compact()
+      } else {
+        this.unstored = true
+      }
+      if (step !== null) {
+        step.ready = true
+        // Not stored: the room's connections are being closed, and must not get it.
+        if (!stored) step.run = noop
+      }
+      this.settle()
+    })
+  }
+
+  private settle(): void {
+    while (this.outbox.length > 0 && this.outbox[0]!.ready) this.outbox.shift()!.run()
+    if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve()
+  }
+
+  private isIdle(): boolean {
+    return this.outbox.length === 0 && this.writesInFlight === 0 && this.compacting === null
+  }
+
+  /**
+   * Merges the room's stored updates into parts of at most PART_BYTES (merging is associative,
+   * so each part is the merge of a run of consecutive updates), one part per turn, and has the
+   * writer swap them in for the run they replace. Updates stored meanwhile stay as they are.
+   */
+  private compact(): Promise<void> {
+    if (this.compacting !== null || !this.writer.healthy) return this.compacting ?? Promise.resolve()
+    this.updatesSinceCompaction = 0
+    const { metrics, logger } = this.options
+    const started = performance.now()
+    this.compacting = (async () => {
+      const epoch = this.writer.epoch
+      try {
+        const records = await this.writer.store.load(this.name)
+        const parts: Uint8Array[] = []
+        let run: Uint8Array[] = []
+        let runBytes = 0
+        let sliceStart = performance.now()
+        for (const { update } of records) {
+          if (run.length > 0 && (runBytes + update.length > PART_BYTES || run.length >= PART_UPDATES)) {
+            parts.push(run.length === 1 ? run[0]! : Y.mergeUpdates(run))
+            run = []
+            runBytes = 0
+            if (performance.now() - sliceStart > SLICE_MS) {
+              await nextTurn()
+              sliceStart = performance.now()
+            }
+          }
+          run.push(update)
+          runBytes += update.length
+        }
+        if (run.length > 0) parts.push(run.length === 1 ? run[0]! : Y.mergeUpdates(run))
+        if (parts.length >= records.length) return
+        if (await this.writer.replace(this.name, records[records.length - 1]!.seq, parts, epoch)) {
+          metrics.compactions += 1
+          logger.debug({ updates: records.length, parts: parts.length, ms: Math.round(performance.now() - started) }, 'compacted stored updates')
+        }
+      } catch (error) {
+        // The updates stay stored one by one; the next compaction tries again.
+        logger.error({ err: error }, 'compacting stored updates failed')
+      }
+    })().finally(() => {
+      this.compacting = null
+      this.settle()
+    })
+    return this.compacting
   }
 }

@@ -4,7 +4,6 @@ import type { Logger } from 'pino'
 import { CloseCode } from './close-codes.ts'
 import type { Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
-import type { Persistence } from './persistence.ts'
 import {
   ProtocolError,
   decodeAwarenessEntries,
@@ -16,13 +15,19 @@ import {
   encodeUpdate,
 } from './protocol.ts'
 import { RoomStore } from './room-store.ts'
+import type { StoreWriter } from './store-writer.ts'
+import type { RoomFollower } from './cluster/cluster-store.ts'
+import { REMOTE_ORIGIN } from './cluster/origin.ts'
 
 export interface RoomContext {
-  persistence: Persistence
+  writer: StoreWriter
   metrics: Metrics
   logger: Logger
   compactAfter: number
-  storeBatchMs: number
+  /** false relays before storing; only to measure what storing first costs. */
+  storeBeforeRelay: boolean
+  /** Cluster mode: makes the loaded room follow its stream. */
+  follower?: RoomFollower
 }
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] }
@@ -32,8 +37,10 @@ const LOAD_ORIGIN = Symbol('load')
 
 /**
  * One document with its awareness and its connections. A room answers nobody until its stored
- * state is loaded: frames that arrive earlier wait in their connection, so no client is ever
- * told that a stored document is empty.
+ * state is loaded: frames that arrive earlier wait in the room, so no client is ever told that a
+ * stored document is empty, and are handled once it is loaded, the updates among them even when
+ * their sender has left meanwhile. Nothing a client sends reaches anyone else before it is
+ * stored: see RoomStore.
  */
 export class Room {
   readonly doc = new Y.Doc()
@@ -41,24 +48,26 @@ export class Room {
   /** Resolves true once the stored state is in `doc`, false if loading failed. */
   readonly loaded: Promise<boolean>
   private readonly connections = new Set<Connection>()
+  /** Frames that arrived while the room was loading, in arrival order. */
+  private pending: Array<{ connection: Connection; frame: Uint8Array }> = []
   private readonly store: RoomStore
   private readonly logger: Logger
   private state: 'loading' | 'ready' | 'failed' | 'destroyed' = 'loading'
+  private unfollow: (() => void) | null = null
 
   constructor(
     readonly name: string,
     private readonly context: RoomContext,
   ) {
     this.logger = context.logger.child({ room: name })
-    this.store = new RoomStore(name, context.persistence, {
+    this.store = new RoomStore(name, this.doc, context.writer, {
       compactAfter: context.compactAfter,
-      batchMs: context.storeBatchMs,
+      storeBeforeRelay: context.storeBeforeRelay,
       metrics: context.metrics,
       logger: this.logger,
     })
     // The server is not a participant: without this it would publish an empty state of its own.
     this.awareness.setLocalState(null)
-    this.doc.on('update', this.onUpdate)
     this.awareness.on('update', this.onAwarenessUpdate)
     this.loaded = this.load()
   }
@@ -75,9 +84,23 @@ export class Room {
     return this.connections.values()
   }
 
+  /** What storage recovery needs of this room. */
+  get recoverable(): RoomStore {
+    return this.store
+  }
+
   join(connection: Connection): void {
+    if (!this.context.writer.healthy) {
+      this.closeForStorage(connection)
+      return
+    }
     this.connections.add(connection)
     if (this.state === 'ready') this.greet(connection)
+  }
+
+  /** Closes every connection with 1013: the store failed, and they should come back once it is written again. */
+  closeAllForStorage(): void {
+    for (const connection of this.connections) this.closeForStorage(connection)
   }
 
   /** Removes the connection and the awareness state it published. */
@@ -90,19 +113,26 @@ export class Room {
   /** Handles one binary frame from `connection`; a malformed one closes that connection only. */
   receive(connection: Connection, frame: Uint8Array): void {
     if (!connection.isOpen || !this.connections.has(connection)) return
-    if (this.state === 'loading') connection.pending.push(frame)
+    if (this.state === 'loading') this.pending.push({ connection, frame })
     else if (this.state === 'ready') this.handle(connection, frame)
   }
 
-  /** Resolves when every update applied so far is stored. */
+  /** Resolves when every update applied so far is stored (after a storage failure: written again). */
   async whenStored(): Promise<void> {
     await this.loaded
-    await this.store.idle()
+    // A recovery writes the whole room, so after it nothing is left unstored; but the store
+    // can fail again meanwhile.
+    do {
+      await this.store.idle()
+      await this.context.writer.whenHealthy()
+    } while (!this.context.writer.healthy)
   }
 
   destroy(): void {
     if (this.state === 'destroyed') return
     this.state = 'destroyed'
+    // First: in cluster mode it may store the document, which must still be whole.
+    this.unfollow?.()
     this.doc.off('update', this.onUpdate)
     this.awareness.off('update', this.onAwarenessUpdate)
     this.awareness.destroy()
@@ -111,11 +141,10 @@ export class Room {
   }
 
   private async load(): Promise<boolean> {
-    const { persistence, metrics } = this.context
+    const { metrics } = this.context
     try {
-      const stored = await persistence.load(this.name)
+      await this.store.load(LOAD_ORIGIN, () => this.state === 'destroyed')
       if (this.state === 'destroyed') return false
-      Y.applyUpdate(this.doc, stored, LOAD_ORIGIN)
     } catch (error) {
       this.state = 'failed'
       metrics.storageErrors += 1
@@ -124,19 +153,24 @@ export class Room {
         metrics.closedByServer.load_failed += 1
         connection.close(CloseCode.internalError, 'room could not be loaded')
       }
+      this.pending = []
       return false
     }
     this.state = 'ready'
+    // Only now: while loading, a listener would make Yjs encode every stored update once more.
+    this.doc.on('update', this.onUpdate)
+    this.unfollow = this.context.follower?.follow(this) ?? null
     metrics.roomsLoaded += 1
     this.logger.debug({ connections: this.connections.size }, 'room loaded')
     // Greet everyone before replaying anyone's frames, so that what those frames change
     // reaches each connection after its sync step 1, as it would in a loaded room.
-    const waiting = [...this.connections]
-    for (const connection of waiting) this.greet(connection)
-    for (const connection of waiting) {
-      const pending = connection.pending
-      connection.pending = []
-      for (const frame of pending) this.receive(connection, frame)
+    for (const connection of this.connections) this.greet(connection)
+    const pending = this.pending
+    this.pending = []
+    for (const { connection, frame } of pending) {
+      // A sender that is closing (its close frame came in behind its update) counts as departed.
+      if (this.connections.has(connection) && connection.isOpen) this.handle(connection, frame)
+      else this.handleDeparted(connection, frame)
     }
     return true
   }
@@ -152,9 +186,12 @@ export class Room {
       // Yjs and lib0 throw plain Errors on malformed updates and state vectors, caught below.
       const message = decodeClientMessage(frame)
       switch (message.type) {
-        case 'sync-step-1':
-          connection.send(encodeSyncStep2(this.doc, message.stateVector))
+        case 'sync-step-1': {
+          // Holds what the room has applied; it leaves once all of that is stored.
+          const answer = encodeSyncStep2(this.doc, message.stateVector)
+          this.store.after(() => connection.send(answer))
           break
+        }
         case 'sync-step-2':
         case 'update':
           if (connection.mode === 'ro') {
@@ -169,13 +206,35 @@ export class Room {
           if (own !== null) awarenessProtocol.applyAwarenessUpdate(this.awareness, own, connection)
           break
         }
-        case 'query-awareness':
-          connection.send(encodeAwareness(this.awareness, [...this.awareness.getStates().keys()]))
+        case 'query-awareness': {
+          const answer = encodeAwareness(this.awareness, [...this.awareness.getStates().keys()])
+          this.store.after(() => connection.send(answer))
           break
+        }
       }
     } catch (error) {
       this.refuse(connection, error instanceof ProtocolError ? error.message : `${(error as Error).name}: ${(error as Error).message}`)
     }
+  }
+
+  /**
+   * A frame that arrived while the room loaded, from a connection that has left (or is leaving) since: its
+   * document updates are applied (and so stored) all the same; nothing is answered.
+   */
+  private handleDeparted(connection: Connection, frame: Uint8Array): void {
+    try {
+      const message = decodeClientMessage(frame)
+      if ((message.type === 'update' || message.type === 'sync-step-2') && connection.mode === 'rw') Y.applyUpdate(this.doc, message.update, connection)
+    } catch (error) {
+      this.context.metrics.closedByServer.malformed += 1
+      this.logger.warn({ conn: connection.id, reason: (error as Error).message }, 'dropped a malformed frame from a connection that has left')
+    }
+  }
+
+  private closeForStorage(connection: Connection): void {
+    if (!connection.isOpen) return
+    this.context.metrics.closedByServer.storage_unavailable += 1
+    connection.close(CloseCode.storageUnavailable, 'storage unavailable, retry')
   }
 
   /** Closes `connection` with 4400 for a frame that is not a y-websocket message, with one log line. */
@@ -214,12 +273,16 @@ export class Room {
 
   private readonly onUpdate = (update: Uint8Array, origin: unknown): void => {
     if (origin === LOAD_ORIGIN) return
-    this.store.push(update)
-    this.broadcast(encodeUpdate(update), origin)
+    const message = encodeUpdate(update)
+    // Another process's update, read from the room's stream: stored already, so relayed at once.
+    if (origin === REMOTE_ORIGIN) this.broadcast(message, origin)
+    else this.store.commit(update, () => this.broadcast(message, origin))
   }
 
   private readonly onAwarenessUpdate = ({ added, updated, removed }: AwarenessChange, origin: unknown): void => {
-    this.broadcast(encodeAwareness(this.awareness, [...added, ...updated, ...removed]), origin)
+    const message = encodeAwareness(this.awareness, [...added, ...updated, ...removed])
+    // After the updates before it, so that a cursor never points into text not yet relayed.
+    this.store.after(() => this.broadcast(message, origin))
   }
 
   /** Sends to every greeted connection but the one the change came from (it has it already). */

@@ -2,18 +2,22 @@ import type { Logger } from 'pino'
 import { CloseCode } from './close-codes.ts'
 import type { Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
-import type { Persistence } from './persistence.ts'
 import { Room } from './room.ts'
 import type { RoomContext } from './room.ts'
+import type { StoreWriter } from './store-writer.ts'
+import type { RoomFollower } from './cluster/cluster-store.ts'
 
 export interface RoomRegistryOptions {
-  persistence: Persistence
+  /** Every write goes through it; the registry hands it the rooms to write again after a failure. */
+  writer: StoreWriter
   metrics: Metrics
   logger: Logger
-  /** Writes per room after which its stored updates are merged; see RoomStore. */
+  /** Stored updates per room after which its log is merged; see RoomStore. */
   compactAfter: number
-  /** Minimum time between two writes of one room; see RoomStore. */
-  storeBatchMs: number
+  /** false relays updates before they are stored: only to measure what storing first costs. */
+  storeBeforeRelay?: boolean
+  /** Cluster mode: makes each loaded room follow its stream. */
+  follower?: RoomFollower
 }
 
 /**
@@ -27,8 +31,17 @@ export class RoomRegistry {
   private readonly logger: Logger
 
   constructor(options: RoomRegistryOptions) {
-    this.context = { ...options }
+    this.context = { ...options, storeBeforeRelay: options.storeBeforeRelay ?? true }
     this.logger = options.logger
+    options.writer.rooms = () => [...this.rooms.values()].map((room) => room.recoverable)
+    options.writer.onUnhealthy = () => {
+      for (const room of this.rooms.values()) room.closeAllForStorage()
+    }
+  }
+
+  /** False from a failed write until the store is reopened and every loaded room written again. */
+  get storageHealthy(): boolean {
+    return this.context.writer.healthy
   }
 
   get size(): number {

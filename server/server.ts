@@ -8,15 +8,34 @@ import type { Logger } from 'pino'
 import { AccessControl } from './auth.ts'
 import type { AccessDecision } from './auth.ts'
 import { CloseCode } from './close-codes.ts'
+import { defaultConfig } from './config.ts'
+import type { Config } from './config.ts'
 import { Connection } from './connection.ts'
+import { ConnectionCaps } from './connection-caps.ts'
+import { admitFrame, awarenessOwnersOf, closeExpired } from './frame-guard.ts'
 import { createRequestHandler } from './http.ts'
 import type { Metrics, RefusalReason } from './metrics.ts'
+import { isOriginAllowed } from './origin.ts'
+import { limitPending } from './pending-limit.ts'
+import { redactUrl } from './redact.ts'
 import { roomNameFromPath } from './room-name.ts'
 import type { RoomRegistry } from './rooms.ts'
 import { createStaticHandler } from './static.ts'
 import { WriteBatcher } from './write-batcher.ts'
 
-export interface ServerConfig {
+/** The limits of issue 10; each defaults to its setting's default (config.ts). */
+type Limits = Pick<
+  Config,
+  | 'maxBufferedBytes'
+  | 'maxAwarenessBytes'
+  | 'maxPendingBytes'
+  | 'maxConnectionsPerRoom'
+  | 'maxConnectionsPerAddress'
+  | 'allowedOrigins'
+  | 'serveSourceMaps'
+>
+
+export interface ServerConfig extends Partial<Limits> {
   host: string
   port: number
   authSecret: string | null
@@ -42,12 +61,18 @@ export interface RunningServer {
 /** How long closed sockets get to finish the closing handshake before they are cut. */
 const CLOSE_GRACE_MS = 1000
 
-type Refusal = Extract<AccessDecision, { ok: false }> | { ok: false; code: typeof CloseCode.malformed; reason: string }
+/** setTimeout's longest delay; a later expiry is re-armed when it runs out. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+type Refusal =
+  | Extract<AccessDecision, { ok: false }>
+  | { ok: false; code: typeof CloseCode.malformed | typeof CloseCode.tooManyConnections; reason: string }
 
 const REFUSAL_REASONS: Record<Refusal['code'], RefusalReason> = {
   [CloseCode.malformed]: 'invalid_room',
   [CloseCode.unauthorized]: 'unauthorized',
   [CloseCode.forbidden]: 'forbidden',
+  [CloseCode.tooManyConnections]: 'too_many_connections',
 }
 
 function toBytes(data: RawData): Uint8Array {
@@ -56,8 +81,11 @@ function toBytes(data: RawData): Uint8Array {
 }
 
 /** Starts the HTTP and WebSocket server and resolves once it listens. */
-export async function createServer(config: ServerConfig, deps: ServerDeps): Promise<RunningServer> {
+export async function createServer(serverConfig: ServerConfig, deps: ServerDeps): Promise<RunningServer> {
+  const config: ServerConfig & Limits = { ...defaultConfig(), ...serverConfig }
   const { registry, metrics, logger } = deps
+  const caps = new ConnectionCaps(config.maxConnectionsPerRoom, config.maxConnectionsPerAddress)
+  const guard = { metrics, logger, maxAwarenessBytes: config.maxAwarenessBytes }
   const access = new AccessControl(config.authSecret)
   const startedAt = performance.now()
   const sockets = new Set<WebSocket>()
@@ -65,7 +93,7 @@ export async function createServer(config: ServerConfig, deps: ServerDeps): Prom
   let nextConnectionId = 1
   let closing: Promise<void> | null = null
 
-  const staticSite = createStaticHandler({ webDir: config.webDir, authEnabled: access.enabled })
+  const staticSite = createStaticHandler({ webDir: config.webDir, authEnabled: access.enabled, serveSourceMaps: config.serveSourceMaps })
   const http = createHttpServer(createRequestHandler({ registry, metrics, logger, staticSite, startedAt }))
   // The y-websocket client never negotiates compression, and deflate would cost CPU per frame.
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxMessageBytes, perMessageDeflate: false, clientTracking: false })
@@ -74,55 +102,91 @@ export async function createServer(config: ServerConfig, deps: ServerDeps): Prom
     // Until ws owns the socket, a client that resets it must not crash the process.
     socket.on('error', () => socket.destroy())
     upgrade(request, socket, head).catch((error: unknown) => {
-      logger.error({ err: error }, 'websocket upgrade failed')
+      // Only the message: an error can carry the request URL, and with it the token (ERR_INVALID_URL's `input`).
+      logger.error({ reason: (error as Error).message, url: redactUrl(request.url) }, 'websocket upgrade failed')
       socket.destroy()
     })
   })
 
   async function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    if (closing !== null) return refuseUpgrade(socket)
-    const url = new URL(request.url ?? '/', 'http://localhost')
-    const room = roomNameFromPath(url.pathname)
+    if (closing !== null) return refuseUpgrade(socket, 503, 'Service Unavailable')
+    const remote = request.socket.remoteAddress ?? 'unknown'
+    const path = redactUrl(request.url)
+    if (!isOriginAllowed(request.headers.origin, request.headers.host, config.allowedOrigins)) {
+      metrics.refused.origin += 1
+      logger.info({ path, remote, origin: request.headers.origin?.slice(0, 200), status: 403 }, 'refused connection: foreign origin (see ALLOWED_ORIGINS)')
+      return refuseUpgrade(socket, 403, 'Forbidden')
+    }
+    let url: URL | null = null
+    try {
+      url = new URL(request.url ?? '/', 'http://localhost')
+    } catch {}
+    const room = url === null ? null : roomNameFromPath(url.pathname)
     const decision: AccessDecision | Refusal =
       room === null
-        ? { ok: false, code: CloseCode.malformed, reason: 'invalid room name' }
-        : await access.authorize(url.searchParams.get('token'), room)
-    if (closing !== null) return refuseUpgrade(socket)
+        ? { ok: false, code: CloseCode.malformed, reason: url === null ? 'invalid URL' : 'invalid room name' }
+        : await access.authorize(url!.searchParams.get('token'), room)
+    if (closing !== null) return refuseUpgrade(socket, 503, 'Service Unavailable')
     wss.handleUpgrade(request, socket, head, (ws) => {
       sockets.add(ws)
       ws.on('close', () => sockets.delete(ws))
-      const remote = request.socket.remoteAddress
-      if (!decision.ok) refuse(ws, decision, url.pathname, remote)
-      else accept(ws, socket, room!, decision.mode, remote)
+      if (!decision.ok) return refuse(ws, decision, path, remote)
+      const over = caps.admit(room!, remote)
+      if (over !== null) {
+        const reason = over === 'room' ? 'too many connections to this room' : 'too many connections from this address'
+        return refuse(ws, { ok: false, code: CloseCode.tooManyConnections, reason }, path, remote)
+      }
+      ws.on('close', () => caps.release(room!, remote))
+      accept(ws, socket, room!, decision, remote)
     })
   }
 
-  function refuseUpgrade(socket: Duplex): void {
-    metrics.refused.shutting_down += 1
-    socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+  function refuseUpgrade(socket: Duplex, status: 403 | 503, text: string): void {
+    if (status === 503) metrics.refused.shutting_down += 1
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\nContent-Length: 0\r\n\r\n`)
   }
 
-  function refuse(ws: WebSocket, refusal: Refusal, path: string, remote: string | undefined): void {
+  function refuse(ws: WebSocket, refusal: Refusal, path: string, remote: string): void {
     ws.on('error', () => {})
     metrics.refused[REFUSAL_REASONS[refusal.code]] += 1
-    logger.info({ path: path.slice(0, 200), remote, code: refusal.code, reason: refusal.reason }, 'refused connection')
+    logger.info({ path, remote, code: refusal.code, reason: refusal.reason }, 'refused connection')
     ws.close(refusal.code, refusal.reason)
   }
 
-  function accept(ws: WebSocket, socket: Duplex, roomName: string, mode: 'rw' | 'ro', remote: string | undefined): void {
-    const connection = new Connection(nextConnectionId++, ws, mode, metrics, { socket, batcher })
-    const log = logger.child({ conn: connection.id, room: roomName })
+  function accept(ws: WebSocket, socket: Duplex, roomName: string, grant: Extract<AccessDecision, { ok: true }>, remote: string): void {
+    const { mode, subject, expiresAt } = grant
+    const id = nextConnectionId++
+    const log = logger.child({ conn: id, room: roomName })
+    const connection = new Connection(id, ws, { mode, subject, expiresAt, maxBufferedBytes: config.maxBufferedBytes }, metrics, { socket, batcher }, (buffered) =>
+      log.warn({ buffered, max: config.maxBufferedBytes }, 'dropping a connection that does not read what it is sent (MAX_BUFFERED_BYTES)'),
+    )
     metrics.connectionsAccepted += 1
     const room = registry.join(roomName, connection)
-    log.debug({ mode, remote }, 'connection opened')
+    limitPending(room.doc, {
+      maxBytes: config.maxPendingBytes,
+      onExceeded: (sender, details) => {
+        metrics.closedByServer.pending_limit += 1
+        logger.warn({ conn: sender.id, room: roomName, code: CloseCode.tooManyPending, max: config.maxPendingBytes, ...details }, 'closing connection: its updates wait for dependencies past MAX_PENDING_BYTES; dropped them')
+        sender.close(CloseCode.tooManyPending, 'too many unresolved updates')
+      },
+    })
+    log.debug({ mode, subject, remote }, 'connection opened')
+    let expiry: NodeJS.Timeout | undefined
+    const armExpiry = (): void => {
+      if (expiresAt === null) return
+      expiry = setTimeout(() => (connection.hasExpired() ? closeExpired(connection, guard) : armExpiry()), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - Date.now())))
+      expiry.unref()
+    }
+    armExpiry()
 
     ws.on('message', (data: RawData, isBinary: boolean) => {
       connection.alive = true
       const frame = toBytes(data)
       metrics.messagesIn += 1
       metrics.bytesIn += frame.length
-      if (isBinary) room.receive(connection, frame)
-      else room.refuse(connection, 'text frame (y-websocket messages are binary)')
+      if (!isBinary) return room.refuse(connection, 'text frame (y-websocket messages are binary)')
+      const admitted = admitFrame(connection, room, frame, guard)
+      if (admitted !== null) room.receive(connection, admitted)
     })
     ws.on('pong', () => {
       connection.alive = true
@@ -135,6 +199,8 @@ export async function createServer(config: ServerConfig, deps: ServerDeps): Prom
       log.warn({ code: tooLarge ? CloseCode.messageTooBig : undefined, reason: error.message, wsError: error.code }, tooLarge ? 'closing connection: message too large' : 'closing connection: broken websocket frame')
     })
     ws.on('close', (code: number) => {
+      clearTimeout(expiry)
+      awarenessOwnersOf(room).release(connection, room.getConnections())
       registry.leave(room, connection)
       log.debug({ code }, 'connection closed')
     })

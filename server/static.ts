@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { realpath, stat } from 'node:fs/promises'
 import { extname, join, resolve, sep } from 'node:path'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
@@ -7,6 +7,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
  * Serves the built web page (`web/dist`: index.html and its assets) and, while it has not been
  * built, a plain page that says the server is up and how to connect. The folder is looked up
  * per request, so building the page while the server runs is enough to start serving it.
+ *
+ * A file is served only when its real path (symlinks resolved) lies inside the folder's real
+ * path, so a symlink in the folder cannot expose the rest of the disk. Source maps (`.map`) are
+ * served only with SERVE_SOURCE_MAPS. sirv was considered instead: it checks the requested path
+ * as a string prefix only (it follows symlinks out of its root, and a root `dist` admits
+ * `dist2`), and it reads the folder once at start-up, which this server must not.
  */
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -35,6 +41,8 @@ export interface StaticSiteOptions {
   webDir: string
   /** Whether connections need a token, for the fallback page's instructions. */
   authEnabled: boolean
+  /** Whether `.map` files are served (they show the source; off by default). */
+  serveSourceMaps?: boolean
 }
 
 export type StaticHandler = (request: IncomingMessage, response: ServerResponse, pathname: string) => Promise<void>
@@ -42,15 +50,21 @@ export type StaticHandler = (request: IncomingMessage, response: ServerResponse,
 export function createStaticHandler(options: StaticSiteOptions): StaticHandler {
   const root = resolve(options.webDir)
   return async (request, response, pathname) => {
-    const file = await findFile(root, pathname)
-    if (file !== null) return sendFile(request, response, file.path, file.size, pathname)
+    const file = await findFile(root, pathname, options.serveSourceMaps === true)
+    if (file !== null) return sendFile(request, response, file, pathname)
     if (pathname === '/' || pathname === '/index.html') return sendFallbackPage(request, response, options.authEnabled)
     sendText(response, 404, 'not found\n')
   }
 }
 
-/** The file `pathname` names inside `root`, or null; never a path outside `root`. */
-async function findFile(root: string, pathname: string): Promise<{ path: string; size: number } | null> {
+interface FoundFile {
+  path: string
+  size: number
+  modified: number
+}
+
+/** The file `pathname` names inside `root`, or null; never a path outside `root`, symlinks followed. */
+async function findFile(root: string, pathname: string, serveSourceMaps: boolean): Promise<FoundFile | null> {
   let relative: string
   try {
     relative = decodeURIComponent(pathname)
@@ -61,19 +75,31 @@ async function findFile(root: string, pathname: string): Promise<{ path: string;
   if (relative.endsWith('/')) relative += 'index.html'
   const path = resolve(join(root, relative))
   if (!path.startsWith(root + sep)) return null
+  if (!serveSourceMaps && extname(path).toLowerCase() === '.map') return null
   try {
-    const info = await stat(path)
-    return info.isFile() ? { path, size: info.size } : null
+    const [real, realRoot] = await Promise.all([realpath(path), realpath(root)])
+    if (!real.startsWith(realRoot + sep)) return null
+    if (!serveSourceMaps && extname(real).toLowerCase() === '.map') return null
+    const info = await stat(real)
+    return info.isFile() ? { path: real, size: info.size, modified: info.mtimeMs } : null
   } catch {
     return null
   }
 }
 
-function sendFile(request: IncomingMessage, response: ServerResponse, path: string, size: number, pathname: string): void {
+function sendFile(request: IncomingMessage, response: ServerResponse, file: FoundFile, pathname: string): void {
+  const { path, size } = file
   const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream'
-  // Vite puts content-hashed names under /assets/; everything else may change with a rebuild.
+  // Vite puts content-hashed names under /assets/; everything else may change with a rebuild,
+  // and is revalidated: the ETag turns an unchanged file into a 304 without a body.
   const cache = pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'
-  response.writeHead(200, { 'Content-Type': type, 'Content-Length': size, 'Cache-Control': cache, 'X-Content-Type-Options': 'nosniff' })
+  const etag = `W/"${size.toString(16)}-${Math.floor(file.modified).toString(16)}"`
+  if (request.headers['if-none-match'] === etag) {
+    response.writeHead(304, { ETag: etag, 'Cache-Control': cache })
+    response.end()
+    return
+  }
+  response.writeHead(200, { 'Content-Type': type, 'Content-Length': size, 'Cache-Control': cache, ETag: etag, 'X-Content-Type-Options': 'nosniff' })
   if (request.method === 'HEAD') {
     response.end()
     return

@@ -1,23 +1,38 @@
 import { openHomePage, rememberRoom } from './app/home.ts'
-import { roomNameFromInput } from './app/room-name.ts'
+import { checkRoomName } from './app/room-name.ts'
 import { openRoomPage } from './app/room-page.ts'
+import { takeToken } from './app/token-keeper.ts'
 
-/** `/` is the home page; `/?room=NAME` opens that room. */
+/**
+ * `/` is the home page; `/?room=NAME` opens that room, by exactly that name (the server's rules,
+ * server/room-name.ts): a name it cannot use is refused on the page with the reason, never changed
+ * into another room. A `&token=` is taken out of the address bar at once (web/app/token-keeper.ts).
+ */
 const offlineReady = registerServiceWorker(navigator)
 
 const root = document.getElementById('app')!
 const params = new URLSearchParams(window.location.search)
 const requested = params.get('room')
-const room = requested === null ? null : roomNameFromInput(requested)
-if (room !== null) {
-  if (room !== requested) {
-    params.set('room', room)
-    window.history.replaceState(null, '', `?${params.toString()}`)
-  }
-  rememberRoom(window.localStorage, room)
-  openRoomPage(root, room, params, window, offlineReady)
-} else {
+if (requested === null) {
   openHomePage(root, window)
+} else {
+  const check = checkRoomName(requested)
+  const token = takeToken(requested, params, sessionStorageOrNull())
+  if (window.location.search !== `?${params.toString()}`) window.history.replaceState(null, '', `?${params.toString()}${window.location.hash}`)
+  if (check.ok) {
+    rememberRoom(window.localStorage, check.name)
+    openRoomPage(root, check.name, token, params, window, offlineReady)
+  } else {
+    openHomePage(root, window, { room: requested, reason: check.reason })
+  }
+}
+
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return window.sessionStorage
+  } catch {
+    return null
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import { LineIndex, endingLength } from './line-index.ts'
 import type { BufferChangeEvent, TextChange } from './text-change.ts'
-import { clipColumn, toFiniteNumber } from './clip.ts'
+import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../point/unicode.ts'
 import { YTextChangeReader, type RawChange } from './ytext-changes.ts'
 
 export type { BufferChangeEvent, TextChange } from './text-change.ts'
@@ -176,7 +176,7 @@ export class TextBuffer {
     if (row > this.index.lineCount - 1) return this.getEndPosition()
     const clippedRow = Math.floor(row)
     const line = this.index.lineWithEnding(clippedRow)
-    const clippedColumn = clipColumn(line, Math.floor(toFiniteNumber(point.column)), line.length - endingLength(line))
+    const clippedColumn = clipColumn(line, Math.floor(toFiniteNumber(point.column)), 'backward', line.length - endingLength(line))
     if (clippedRow === point.row && clippedColumn === point.column) return point
     return new Point(clippedRow, clippedColumn)
   }
@@ -196,7 +196,7 @@ export class TextBuffer {
     // One descent gives the row's text (to clip the column) and its offset.
     const { line, offset } = this.index.lineAndOffsetForRow(Math.floor(row))
     const column = Math.floor(toFiniteNumber(point.column))
-    return offset + clipColumn(line, column, contentLength(line, column))
+    return offset + clipColumn(line, column, 'backward', contentLength(line, column))
   }
 
   positionForCharacterIndex(offset: number): Point {
@@ -204,7 +204,7 @@ export class TextBuffer {
     const clamped = Math.max(0, Math.min(this.index.length, Math.floor(n)))
     const { row, rowStart, line } = this.index.lineForOffset(clamped)
     const column = clamped - rowStart
-    return new Point(row, clipColumn(line, column, contentLength(line, column)))
+    return new Point(row, clipColumn(line, column, 'backward', contentLength(line, column)))
   }
 
   /** Offset of an already clipped point. */
@@ -478,7 +478,7 @@ export class TextBuffer {
   private withSplitSurrogates(change: RawChange): RawChange {
     let { offset, deleteLength, insertText } = change
     const around = this.index.textBetween(offset - 1, offset + 1)
-    if (offset > 0 && around.length === 2 && isHighSurrogate(around, 0) && isLowSurrogate(around, 1)) {
+    if (offset > 0 && around.length === 2 && isHighSurrogate(around.charCodeAt(0)) && isLowSurrogate(around.charCodeAt(1))) {
       offset -= 1
       deleteLength += 1
       insertText = '\ufffd' + insertText
@@ -490,7 +490,7 @@ export class TextBuffer {
     if (change.deleteLength > 0) {
       const end = change.offset + change.deleteLength
       const edge = this.index.textBetween(end - 1, end + 1)
-      if (edge.length === 2 && isHighSurrogate(edge, 0) && isLowSurrogate(edge, 1)) {
+      if (edge.length === 2 && isHighSurrogate(edge.charCodeAt(0)) && isLowSurrogate(edge.charCodeAt(1))) {
         deleteLength += 1
         insertText += '\ufffd'
       }
@@ -536,16 +536,6 @@ function rawChangesFromDelta(event: Y.YTextEvent): RawChange[] {
  */
 function contentLength(line: string, column: number): number {
   return column < line.length - 2 ? line.length : line.length - endingLength(line)
-}
-
-function isHighSurrogate(text: string, index: number): boolean {
-  const code = text.charCodeAt(index)
-  return code >= 0xd800 && code <= 0xdbff
-}
-
-function isLowSurrogate(text: string, index: number): boolean {
-  const code = text.charCodeAt(index)
-  return code >= 0xdc00 && code <= 0xdfff
 }
 
 /** One change turning `before` into `after`: everything between their common prefix and suffix. */

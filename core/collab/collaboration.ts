@@ -5,7 +5,8 @@ import { mapOffset } from '../anchors/offset-mapping.ts'
 import type { DisplayMarker } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
-import type { Selection, SelectionOwner } from '../selection/selection.ts'
+import type { Selection } from '../selection/selection.ts'
+import type { SelectionContext } from '../selection/host.ts'
 import { decodePeerState, relativePositionJSON, type CursorFields, type SelectionJSON, type UserInfo } from './awareness-state.ts'
 import { Peer } from './peer.ts'
 
@@ -21,8 +22,9 @@ export interface CollaborationHost {
   getSelections(): Selection[]
   /** True inside an editor operation: changes are published once, when it ends. */
   isBatching(): boolean
+  /** The editor's text and settings, which peers' selections read like local ones. */
+  readonly context: SelectionContext
   markRemoteOffsets(headOffset: number, tailOffset: number): DisplayMarker
-  createRemoteSelection(marker: DisplayMarker, owner: SelectionOwner): Selection
   onDidChangeCursorPosition(callback: () => void): Disposable
   onDidChangeSelectionRange(callback: () => void): Disposable
   onDidAddSelection(callback: () => void): Disposable
@@ -55,43 +57,38 @@ const CONSOLE_LOGGER: Logger = {
   },
 }
 
+/** What this editor last published: the selections' offsets (mapped through every change since) and the array written. */
+interface Published {
+  offsets: number[]
+  selections: SelectionJSON[]
+}
+
 /**
  * Ties an editor to a y-protocols Awareness. Publishes the editor's selections as relative positions
- * (once per local transaction or batch of moves, and only when they changed), and keeps a `Peer` for
+ * (once per editor operation or local transaction, and only when they changed), and keeps a `Peer` for
  * every other client with a state, re-resolving a peer's positions only when that peer publishes
  * new ones: between those, its markers follow every edit like any other marker.
+ *
+ * Its state is what cannot be derived: the peers, those waiting for text, whether our selections may
+ * differ from what we published (`dirty`), what we published, the user we wrote, and whether a peer's
+ * change is being applied. Unchanged peer states never reach us (the awareness compares deeply), and
+ * whether a transaction is open is the document's to say.
  */
 export class Collaboration {
-  private readonly ytext: Y.Text
-  private readonly doc: Y.Doc
   private readonly logger: Logger
   private readonly emitter = new Emitter<CollaborationEvents>()
   private readonly subscriptions: Disposable[] = []
   private readonly peers = new Map<number, Peer>()
-  /** The JSON of the last state seen from each client, well formed or not: an unchanged one is skipped. */
-  private readonly seenStates = new Map<number, string>()
   private readonly pendingPeers = new Set<Peer>()
-  /** Open Yjs transactions of the doc, and which of them came from another doc. */
-  private readonly openTransactions = new Set<Y.Transaction>()
-  private remoteTransactions = 0
   private dirty = true
-  private lastPublished: string | null = null
-  /** The `selections` array last published: if the local state stops holding it, someone reset it. */
-  private publishedSelections: SelectionJSON[] | null = null
-  /**
-   * Where the positions we published are now: mapped through every change as a position bound to
-   * the character before it. When a peer's change deletes or rewrites that character (a deletion, or
-   * a change the buffer widens over a '\r\n' pair or a surrogate pair), our cursor may no longer be
-   * where that position resolves, so we publish again.
-   */
-  private publishedOffsets: number[] = []
-  private boundCharacterChanged = false
+  private published: Published | null = null
+  /** A peer's change is being applied: our selections move exactly as peers expect them to. */
+  private applyingRemote = false
   /** The `user` this editor wrote (to remove on destroy), and one still to write with the next publish. */
   private writtenUser: UserInfo | null = null
   private userToWrite: UserInfo | null = null
   private destroyed = false
   private readonly onAwarenessChange = (change: AwarenessChange) => this.awarenessChanged(change)
-  private readonly onBeforeTransaction = (transaction: Y.Transaction) => this.transactionStarted(transaction)
   private readonly onAfterTransaction = (transaction: Y.Transaction) => this.transactionEnded(transaction)
 
   constructor(
@@ -99,22 +96,23 @@ export class Collaboration {
     readonly awareness: Awareness,
     options: CollaborationOptions = {},
   ) {
-    this.ytext = host.buffer.ytext
-    this.doc = host.buffer.doc
     this.logger = options.logger ?? CONSOLE_LOGGER
     const selectionsChanged = () => {
-      // A remote edit shifts our cursors exactly as it shifts the positions we published: no news.
-      if (this.remoteTransactions === 0) this.markDirty()
+      if (!this.applyingRemote) this.markDirty()
     }
     this.subscriptions.push(
       host.onDidChangeCursorPosition(selectionsChanged),
       host.onDidChangeSelectionRange(selectionsChanged),
-      host.onDidAddSelection(selectionsChanged),
-      host.onDidRemoveSelection(selectionsChanged),
-      host.buffer.addChangeHook((event) => this.trackPublished(event)),
+      // Adding or removing a selection (a merge after a peer's edit too) is news peers cannot infer.
+      host.onDidAddSelection(() => this.markDirty()),
+      host.onDidRemoveSelection(() => this.markDirty()),
+      host.buffer.addChangeHook((event) => this.changeApplied(event)),
+      // Runs after the markers' hook, which reports our selections' moves for this change.
+      host.buffer.addAfterChangeHook(() => {
+        this.applyingRemote = false
+      }),
     )
-    this.doc.on('beforeTransaction', this.onBeforeTransaction)
-    this.doc.on('afterTransaction', this.onAfterTransaction)
+    host.buffer.doc.on('afterTransaction', this.onAfterTransaction)
     awareness.on('change', this.onAwarenessChange)
     this.chooseUser(options.user)
     this.flush()
@@ -140,7 +138,7 @@ export class Collaboration {
 
   /** Publishes the selections if they changed and no operation or transaction is still running. */
   flush(): void {
-    if (!this.dirty || this.destroyed || this.openTransactions.size > 0 || this.host.isBatching()) return
+    if (!this.dirty || this.destroyed || this.host.buffer.doc._transaction !== null || this.host.isBatching()) return
     this.dirty = false
     try {
       this.publish()
@@ -155,8 +153,7 @@ export class Collaboration {
     if (this.destroyed) return
     this.destroyed = true
     for (const subscription of this.subscriptions) subscription.dispose()
-    this.doc.off('beforeTransaction', this.onBeforeTransaction)
-    this.doc.off('afterTransaction', this.onAfterTransaction)
+    this.host.buffer.doc.off('afterTransaction', this.onAfterTransaction)
     this.awareness.off('change', this.onAwarenessChange)
     try {
       for (const peer of [...this.peers.values()]) this.removePeer(peer)
@@ -173,30 +170,36 @@ export class Collaboration {
     this.flush()
   }
 
+  /**
+   * Writes the cursor fields when they differ from what was published: compared as offsets first (no
+   * relative position is made for an unchanged state), then set in one awareness update, which the
+   * awareness encodes once for its listeners.
+   */
   private publish(): void {
     const state = this.awareness.getLocalState()
     // A null local state means the app took this client offline: publish again when it returns.
     if (state === null) return
-    const fields = this.cursorFields()
-    const json = JSON.stringify(fields)
+    const selections = this.host.getSelections()
+    const offsets: number[] = []
+    for (const { marker } of selections) offsets.push(marker.headOffset, marker.tailOffset)
     const user = this.userToWrite
-    if (json === this.lastPublished && state.selections === this.publishedSelections && user === null) return
-    this.lastPublished = json
-    this.publishedSelections = fields.selections
-    this.publishedOffsets = this.host.getSelections().flatMap(({ marker }) => [marker.headOffset, marker.tailOffset])
-    this.boundCharacterChanged = false
+    const published = this.published
+    if (published !== null && user === null && state.selections === published.selections && sameNumbers(offsets, published.offsets)) return
+    const fields = this.cursorFields(offsets)
+    this.published = { offsets, selections: fields.selections }
     this.userToWrite = null
     this.awareness.setLocalState(user === null ? { ...state, ...fields } : { ...state, user, ...fields })
   }
 
-  private cursorFields(): CursorFields {
+  private cursorFields(offsets: number[]): CursorFields {
     const buffer = this.host.buffer
     // Bound to the character before (assoc -1), so text a peer types at our cursor never pushes it.
     const position = (offset: number) => relativePositionJSON(buffer.relativePositionForOffset(offset, -1))
-    const selections = this.host.getSelections().map(({ marker }) => {
-      const head = position(marker.headOffset)
-      return { anchor: marker.tailOffset === marker.headOffset ? head : position(marker.tailOffset), head }
-    })
+    const selections: SelectionJSON[] = []
+    for (let i = 0; i < offsets.length; i += 2) {
+      const head = position(offsets[i]!)
+      selections.push({ anchor: offsets[i + 1] === offsets[i] ? head : position(offsets[i + 1]!), head })
+    }
     return { cursor: selections[selections.length - 1] ?? null, selections }
   }
 
@@ -217,38 +220,38 @@ export class Collaboration {
     this.awareness.setLocalState(rest)
   }
 
-  private trackPublished({ changes }: BufferChangeEvent): void {
-    const offsets = this.publishedOffsets
+  /**
+   * Maps the published offsets through a change, as positions bound to the character before them. A
+   * change that deletes or rewrites that character (a deletion, or a change the buffer widens over a
+   * '\r\n' pair or a surrogate pair) may leave our cursor where its position no longer resolves: its
+   * offset becomes -1 (unknown), so the next flush publishes again.
+   */
+  private changeApplied({ changes, local }: BufferChangeEvent): void {
+    this.applyingRemote = !local
+    const offsets = this.published?.offsets
+    if (offsets === undefined) return
     for (const { startOffset, oldLength, newLength } of changes) {
       for (let i = 0; i < offsets.length; i++) {
         const offset = offsets[i]!
-        if (offset > startOffset && offset <= startOffset + oldLength) this.boundCharacterChanged = true
-        offsets[i] = mapOffset(offset, startOffset, oldLength, newLength, false)
+        if (offset > startOffset && offset <= startOffset + oldLength) {
+          offsets[i] = -1
+          this.dirty = true
+        } else if (offset !== -1) {
+          offsets[i] = mapOffset(offset, startOffset, oldLength, newLength, false)
+        }
       }
     }
   }
 
-  // Transactions
-
-  private transactionStarted(transaction: Y.Transaction): void {
-    this.openTransactions.add(transaction)
-    if (!transaction.local) this.remoteTransactions++
-  }
-
   private transactionEnded(transaction: Y.Transaction): void {
-    if (!this.openTransactions.delete(transaction)) return
-    const boundCharacterChanged = this.boundCharacterChanged
-    this.boundCharacterChanged = false
     try {
       if (transaction.local) {
         // Someone edited the text here (not necessarily through the editor): our cursors may have
         // moved in a way peers cannot infer from our old positions.
         const changedTypes: ReadonlyMap<unknown, unknown> = transaction.changed
-        if (changedTypes.has(this.ytext)) this.dirty = true
-      } else {
-        this.remoteTransactions--
-        if (boundCharacterChanged) this.dirty = true
-        if (this.pendingPeers.size > 0) this.retryPending()
+        if (changedTypes.has(this.host.buffer.ytext)) this.dirty = true
+      } else if (this.pendingPeers.size > 0) {
+        this.retryPending()
       }
     } finally {
       this.flush()
@@ -271,7 +274,7 @@ export class Collaboration {
   /** Someone replaced or cleared our local state (e.g. set it to `{}`): publish the cursors again. */
   private checkLocalState(): void {
     const state = this.awareness.getLocalState()
-    if (state === null || state.selections === this.publishedSelections) return
+    if (state === null || state.selections === this.published?.selections) return
     if (this.writtenUser !== null && !isUser(state.user)) this.userToWrite = this.writtenUser
     this.markDirty()
   }
@@ -280,14 +283,10 @@ export class Collaboration {
     if (clientId === this.awareness.clientID) return
     const state = this.awareness.getStates().get(clientId)
     if (state == null) {
-      this.seenStates.delete(clientId)
       const peer = this.peers.get(clientId)
       if (peer) this.removePeer(peer)
       return
     }
-    const json = JSON.stringify(state)
-    if (json === this.seenStates.get(clientId)) return
-    this.seenStates.set(clientId, json)
     const decoded = decodePeerState(state)
     if (!decoded.ok) {
       this.warn(`ignoring the awareness state of client ${clientId}: ${decoded.reason}`)
@@ -296,7 +295,7 @@ export class Collaboration {
     let peer = this.peers.get(clientId)
     const isNew = peer === undefined
     if (peer === undefined) {
-      peer = new Peer({ ytext: this.ytext, buffer: this.host.buffer, markRemoteOffsets: (h, t) => this.host.markRemoteOffsets(h, t), createRemoteSelection: (m, o) => this.host.createRemoteSelection(m, o) }, clientId)
+      peer = new Peer({ ytext: this.host.buffer.ytext, buffer: this.host.buffer, context: this.host.context, markRemoteOffsets: (h, t) => this.host.markRemoteOffsets(h, t) }, clientId)
       this.peers.set(clientId, peer)
     }
     peer.update(decoded.state)
@@ -333,6 +332,12 @@ export class Collaboration {
       // A failing logger must not break the awareness handler either.
     }
   }
+}
+
+function sameNumbers(a: number[], b: number[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 function isUser(value: unknown): value is UserInfo {

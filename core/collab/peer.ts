@@ -4,7 +4,9 @@ import type { DisplayMarker } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import type { Cursor } from '../selection/cursor.ts'
-import type { Selection, SelectionOwner } from '../selection/selection.ts'
+import { Selection } from '../selection/selection.ts'
+import type { SelectionContext } from '../selection/host.ts'
+import { PeerSelectionHost } from '../selection/peer-host.ts'
 import type { DecodedSelection, DecodedState, UserInfo } from './awareness-state.ts'
 import { hasArrived, locate } from './locate.ts'
 
@@ -12,9 +14,10 @@ import { hasArrived, locate } from './locate.ts'
 export interface PeerHost {
   readonly ytext: Y.Text
   readonly buffer: TextBuffer
+  /** The editor's text and settings, which peers' selections read like local ones. */
+  readonly context: SelectionContext
   /** A marker for another user's selection (left-bound, never invalidated) at exact offsets. */
   markRemoteOffsets(headOffset: number, tailOffset: number): DisplayMarker
-  createRemoteSelection(marker: DisplayMarker, owner: SelectionOwner): Selection
 }
 
 /**
@@ -48,7 +51,7 @@ export class Peer {
   private currentUser: UserInfo = NO_USER
   private slots: Slot[] = []
   private readonly emitter = new Emitter<PeerEvents>()
-  private readonly owner: SelectionOwner
+  private readonly selectionHost: PeerSelectionHost
   private destroyed = false
   /** The first error a listener threw during an update: rethrown once the update is complete. */
   private listenerError: unknown = null
@@ -60,13 +63,12 @@ export class Peer {
   ) {
     this.clientId = clientId
     const peer = this
-    this.owner = {
-      local: false,
+    this.selectionHost = new PeerSelectionHost({
       get name() {
         return peer.currentUser.name
       },
       getLastSelection: () => this.getLastSelection(),
-    }
+    })
   }
 
   /** `{name, color}` as the peer publishes it (empty strings when it publishes none). */
@@ -199,7 +201,7 @@ export class Peer {
       slot.selection.marker.setOffsets(head, anchor)
       return
     }
-    const selection = this.host.createRemoteSelection(this.host.markRemoteOffsets(head, anchor), this.owner)
+    const selection = new Selection(this.host.context, this.selectionHost, this.host.markRemoteOffsets(head, anchor))
     slot.selection = selection
     this.guard(() => this.emitter.emit('did-add-selection', selection))
   }
@@ -209,7 +211,7 @@ export class Peer {
     if (selection === null) return
     slot.selection = null
     // A throwing onDidDestroy listener does not keep the selection alive.
-    this.guard(() => selection.destroyRemote())
+    this.guard(() => selection.marker.destroy())
     this.guard(() => this.emitter.emit('did-remove-selection', selection))
   }
 

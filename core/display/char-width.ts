@@ -1,3 +1,4 @@
+import { isHighSurrogate, isLowSurrogate } from '../point/unicode.ts'
 /**
  * How many columns a character counts toward the soft-wrap width. Screen columns stay one per UTF-16
  * code unit (API.md: columns are code units); only the wrap decision uses these widths, as Atom's
@@ -86,13 +87,6 @@ export function isWideCodePoint(codePoint: number): boolean {
   return false
 }
 
-export function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff
-}
-
-export function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff
-}
 
 /** Wrap width of the code unit at `index` of `text` (not a tab: tabs depend on the column). */
 export function charWidthAt(text: string, index: number): number {

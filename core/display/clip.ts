@@ -1,5 +1,4 @@
-import { isHighSurrogate, isLowSurrogate } from './char-width.ts'
-import type { ClipDirection } from './display-line.ts'
+import { clipToCluster, type ClipDirection } from '../point/unicode.ts'
 
 export interface AtomicClipSettings {
   readonly tabLength: number
@@ -9,15 +8,15 @@ export interface AtomicClipSettings {
 }
 
 /**
- * How far a buffer column must move so that it is not inside a surrogate pair or, with atomic soft
+ * How far a buffer column must move so that it is not inside a grapheme cluster (a surrogate pair, a
+ * variation sequence, a base with its combining marks, a ZWJ emoji…) or, with atomic soft
  * tabs, inside one tab stop's worth of leading spaces (Atom's `getClipColumnDelta`): a column that
  * only has spaces before it and up to the next tab stop snaps to a tab stop, by direction; `closest`
  * snaps forward only past the middle of the stop.
  */
 export function clipColumnDelta(line: string, column: number, direction: ClipDirection, settings: AtomicClipSettings): number {
-  if (column > 0 && isHighSurrogate(line.charCodeAt(column - 1)) && isLowSurrogate(line.charCodeAt(column))) {
-    return direction === 'forward' ? 1 : -1
-  }
+  const outOfCluster = clipToCluster(line, column, direction)
+  if (outOfCluster !== column) return outOfCluster - column
   if (!settings.atomicSoftTabs || column > settings.wrapColumn) return 0
   for (let c = column; c >= 0; c--) if (line.charCodeAt(c) !== 32) return 0
   const { tabLength } = settings

@@ -1,5 +1,5 @@
 import type { TextBuffer } from '../buffer/text-buffer.ts'
-import { clipColumn } from '../buffer/clip.ts'
+import { clipColumn } from '../point/unicode.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
@@ -231,6 +231,15 @@ export class DisplayLayer {
   }
 
   /** Screen columns of a screen row, wrap indentation and trailing whitespace included (0 past the end). */
+  /** `LineSource` (core/motions): the screen rows, so every motion also runs in screen coordinates. */
+  getLineCount(): number {
+    return this.getScreenLineCount()
+  }
+
+  lineForRow(screenRow: number): string | undefined {
+    return Number.isInteger(screenRow) && screenRow >= 0 && screenRow < this.getScreenLineCount() ? this.lineTextForScreenRow(screenRow) : undefined
+  }
+
   lineLengthForScreenRow(screenRow: number): number {
     const found = this.screenRowEntry(screenRow)
     if (!found) return 0

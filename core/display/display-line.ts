@@ -1,7 +1,8 @@
 import { FOLD_PLACEHOLDER, type DisplayLine, type Piece } from './layout.ts'
 
-/** Which way a position that falls between two valid ones moves. */
-export type ClipDirection = 'backward' | 'forward' | 'closest'
+import type { ClipDirection } from '../point/unicode.ts'
+
+export type { ClipDirection }
 
 /** A buffer position in plain numbers. */
 export interface RowColumn {

@@ -1,4 +1,5 @@
 import { charWidthAt } from './char-width.ts'
+import { hasHalfPairAtEdge, splitsSurrogatePair } from '../point/unicode.ts'
 import type { FoldSpan } from './fold-set.ts'
 
 /** What a fold shows as on screen: one column. */
@@ -160,7 +161,7 @@ export function measureEditedRow(
   out: LineMeasure,
 ): boolean {
   const end = start + newText.length
-  if (splitsPair(line, start) || splitsPair(line, end) || isHalfPair(oldText) || isHalfPair(newText)) return false
+  if (splitsSurrogatePair(line, start) || splitsSurrogatePair(line, end) || hasHalfPairAtEdge(oldText) || hasHalfPairAtEdge(newText)) return false
   const tabs = oldHasTab || newText.includes('\t')
   // The edit's column modulo the tab length: every tab ends on a tab stop.
   const column = tabs && start > 0 ? start - line.lastIndexOf('\t', start - 1) - 1 : 0
@@ -183,22 +184,6 @@ export function measureEditedRow(
   // Deleting a tab may have deleted the row's last one.
   out.hasTab = scratch.hasTab || (oldHasTab && (!oldTextTab || line.includes('\t')))
   return true
-}
-
-function splitsPair(line: string, index: number): boolean {
-  return index > 0 && index < line.length && isLow(line.charCodeAt(index)) && isHigh(line.charCodeAt(index - 1))
-}
-
-function isHalfPair(text: string): boolean {
-  return text.length > 0 && (isLow(text.charCodeAt(0)) || isHigh(text.charCodeAt(text.length - 1)))
-}
-
-function isHigh(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff
-}
-
-function isLow(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff
 }
 
 /** Where `wrapRows` starts when it re-wraps part of a one-piece line, and where it may stop. */

@@ -1,17 +1,13 @@
-/** What Atom stores beside copied text so that paste can restore lines and indentation. */
-export interface ClipboardMetadata {
-  indentBasis?: number | undefined
-  fullLine?: boolean | undefined
-  selections?: { text: string; indentBasis?: number | undefined; fullLine?: boolean | undefined }[]
-  [key: string]: unknown
-}
+import type { ClipboardMetadata, ClipboardStore } from '../selection/host.ts'
+
+export type { ClipboardMetadata }
 
 /**
  * Copied text plus its metadata, as Atom's Clipboard. Metadata is returned only while the clipboard
  * still holds the text it was written with, so text copied elsewhere pastes plainly. Subclasses may
  * back `readText`/`writeText` with a system clipboard (the web page does).
  */
-export class Clipboard {
+export class Clipboard implements ClipboardStore {
   private static shared: Clipboard | null = null
   private text = ''
   private metadata: ClipboardMetadata | null = null

@@ -1,16 +1,15 @@
 import * as Y from 'yjs'
 import type { Awareness } from 'y-protocols/awareness'
-import { TextBuffer, type BufferChangeEvent } from '../buffer/text-buffer.ts'
+import { TextBuffer } from '../buffer/text-buffer.ts'
 import { DisplayLayer, type ClipOptions } from '../display/display-layer.ts'
 import { MarkerLayer } from '../anchors/marker-layer.ts'
-import type { DisplayMarker, MarkerOptions } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
+import { defineSubscriptions, delegate } from '../events/delegate.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import type { Cursor, CursorPositionEvent } from '../selection/cursor.ts'
-import type { Selection, SelectionRangeEvent } from '../selection/selection.ts'
-import type { WriteOptions } from '../selection/host.ts'
+import type { Selection, SetRangeOptions } from '../selection/selection.ts'
+import type { SelectionContext, SelectionEditing, WriteOptions } from '../selection/host.ts'
 import { DEFAULT_NON_WORD_CHARACTERS } from '../motions/word.ts'
 import { paragraphRowRange } from '../motions/paragraph.ts'
 import { createLanguageMode, type LanguageMode } from '../language/language-mode.ts'
@@ -20,7 +19,10 @@ import { toggleLineCommentsEdits } from '../language/comments.ts'
 import { highlightRows, type HighlightSpan } from '../language/highlight.ts'
 import type { Logger } from '../collab/collaboration.ts'
 import { Clipboard } from './clipboard.ts'
-import { EditorCommands } from './commands.ts'
+import type { EditorEvents } from './editor-events.ts'
+import { History } from './history.ts'
+import { type MergeRule, OperationScope, UNTRACKED } from './operation.ts'
+import { SelectionList } from './selection-list.ts'
 import { buildIndentString, indentLevelForLine } from '../language/indentation.ts'
 
 export interface TextEditorOptions {
@@ -42,41 +44,61 @@ export interface TextEditorOptions {
   logger?: Logger
 }
 
-export interface EditorEvents {
-  'did-change': BufferChangeEvent
-  'did-add-cursor': Cursor
-  'did-remove-cursor': Cursor
-  'did-add-selection': Selection
-  'did-remove-selection': Selection
-  'did-change-cursor-position': CursorPositionEvent
-  'did-change-selection-range': SelectionRangeEvent
-  'did-change-read-only': boolean
-  'did-change-language': LanguageId
-  'did-insert-text': { text: string; range: Range }
-  'did-destroy': undefined
-}
+/** Queries the editor answers from its buffer, display layer and marker layer unchanged. */
+const BUFFER_QUERIES = ['getText', 'getLineCount', 'isEmpty'] as const
+const DISPLAY_QUERIES = [
+  'lineTextForScreenRow', 'lineLengthForScreenRow', 'getScreenLineCount', 'getLastScreenRow', 'bufferRowForScreenRow', 'screenRowForBufferRow',
+  'getTabLength', 'isFoldedAtBufferRow', 'isFoldedAtScreenRow', 'isSoftWrapped', 'getEditorWidthInChars', 'getSoftWrapHangingIndentLength',
+] as const
+const MARKER_METHODS = ['markBufferRange', 'markBufferPosition', 'markScreenRange', 'markScreenPosition'] as const
+/** `onDidX(callback)`: the editor's events (see editor-events.ts). */
+const SUBSCRIPTIONS = {
+  onDidChange: 'did-change',
+  onDidAddCursor: 'did-add-cursor',
+  onDidRemoveCursor: 'did-remove-cursor',
+  onDidAddSelection: 'did-add-selection',
+  onDidRemoveSelection: 'did-remove-selection',
+  onDidChangeCursorPosition: 'did-change-cursor-position',
+  onDidChangeSelectionRange: 'did-change-selection-range',
+  onDidChangeReadOnly: 'did-change-read-only',
+  onDidChangeLanguage: 'did-change-language',
+  onDidInsertText: 'did-insert-text',
+} as const
 
 /**
- * The text-and-layout half of the TextEditor: the buffer over the Y.Text, the one DisplayLayer every
- * buffer <-> screen conversion goes through, markers, indentation and the language mode. The
- * TextEditor subclass adds selections, commands, history and events.
+ * The editor's model, which the TextEditor facade is composed of: the buffer over the Y.Text, the one
+ * DisplayLayer every buffer <-> screen conversion goes through, markers, indentation, the language mode,
+ * settings, and the parts every command runs through: the operation scope, the undo history and the list
+ * of selections (it is their context and editing host). Its public methods are the TextEditor's
+ * (forwarded by name, see text-editor.ts); the facade adds cursors, selections, commands and peers.
  */
-export abstract class EditorModel extends EditorCommands {
+export class EditorModel implements SelectionContext, SelectionEditing {
   readonly doc: Y.Doc
   readonly buffer: TextBuffer
   readonly displayLayer: DisplayLayer
   readonly markerLayer: MarkerLayer
-  protected readonly emitter = new Emitter<EditorEvents>()
-  protected softTabs: boolean
-  protected nonWordCharacters: string
-  protected languageMode: LanguageMode
+  readonly emitter = new Emitter<EditorEvents>()
+  private softTabs: boolean
+  private nonWordCharacters: string
+  private languageMode: LanguageMode
+  private readOnly: boolean
+  private readonly clipboard: Clipboard
+  readonly history: History
+  readonly scope: OperationScope
+  readonly selections: SelectionList
+  private readonly subscriptions: Disposable[] = []
 
-  constructor(options: TextEditorOptions) {
-    super()
+  constructor(
+    options: TextEditorOptions,
+    /** The origin of every transaction this editor makes: the facade, as API.md says. */
+    origin: object,
+    /** After the outermost operation ended (the facade publishes to awareness then). */
+    private readonly afterOperation: () => void,
+  ) {
     checkOptions(options)
     this.doc = options.doc ?? new Y.Doc()
     const ytext = this.doc.getText(options.textName ?? 'text')
-    this.buffer = new TextBuffer({ ytext, origin: this })
+    this.buffer = new TextBuffer({ ytext, origin })
     if (options.text !== undefined && options.text !== '') this.buffer.setText(options.text)
     this.displayLayer = new DisplayLayer(this.buffer, {
       tabLength: options.tabLength ?? 2,
@@ -88,14 +110,112 @@ export abstract class EditorModel extends EditorCommands {
     this.softTabs = options.softTabs ?? true
     this.nonWordCharacters = options.nonWordCharacters ?? DEFAULT_NON_WORD_CHARACTERS
     this.languageMode = createLanguageMode(options.language ?? 'text', this.buffer)
+    this.readOnly = options.readOnly ?? false
+    this.clipboard = options.clipboard ?? Clipboard.getDefault()
+    this.history = new History(
+      { buffer: this.buffer, selectionOffsets: () => this.selections.offsets(), restoreSelections: (offsets) => this.restoreSelections(offsets) },
+      origin,
+    )
+    this.scope = new OperationScope(this.buffer, this.history, this, () => this.readOnly)
+    const atStart = () => this.markerLayer.markBufferPosition([0, 0], { invalidate: 'never' })
+    this.selections = new SelectionList(this, this, this.scope, this.emitter, atStart)
+    this.subscriptions.push(
+      this.buffer.onDidChange((event) => {
+        this.emitter.emit('did-change', event)
+        // An edit made outside the editor's commands (the buffer's, a peer's) may bring cursors together.
+        if (!this.scope.isActive()) this.scope.run(() => undefined, 'intersecting')
+      }),
+    )
+  }
+
+  /** Releases every part; the facade has already let the peers go. */
+  destroy(): void {
+    this.selections.close()
+    for (const subscription of this.subscriptions) subscription.dispose()
+    this.history.destroy()
+    this.markerLayer.destroy()
+    this.displayLayer.destroy()
+    this.languageMode.destroy()
+    this.buffer.destroy()
+    try {
+      this.emitter.emit('did-destroy')
+    } finally {
+      this.emitter.dispose()
+    }
+  }
+
+  /** Inside the operation, as it ends: merge what the operation asked and announce added selections. */
+  operationEnding(merge: MergeRule | null): void {
+    this.selections.settle(merge)
+  }
+
+  operationEnded(): void {
+    this.afterOperation()
+  }
+
+  restoreSelections(offsets: { anchor: number; head: number }[]): void {
+    const ranges = offsets.map(({ anchor, head }) => ({
+      range: new Range(this.buffer.positionForCharacterIndex(Math.min(anchor, head)), this.buffer.positionForCharacterIndex(Math.max(anchor, head))),
+      reversed: head < anchor,
+    }))
+    this.scope.run(() => {
+      const selections = this.getSelections()
+      for (const selection of selections.slice(ranges.length)) selection.destroy()
+      ranges.forEach(({ range, reversed }, i) => {
+        const selection = selections[i]
+        if (!selection) this.addSelectionForBufferRange(range, { reversed })
+        else if (range.isEmpty()) selection.cursor.setBufferPosition(range.start)
+        else selection.setBufferRange(range, { reversed })
+      })
+    }, 'intersecting')
   }
 
   /** Runs a text change: refuses on a read-only editor (unless bypassed), one transaction, one undo step. */
-  abstract mutateText<T>(name: string, options: WriteOptions, fn: () => T): T
-  abstract getSelections(): Selection[]
-  abstract setBufferTextInRange(range: RangeLike, text: string, options?: { normalizeLineEndings?: boolean; undo?: 'skip' }): Range
-  /** Runs `fn` as one batch of selection changes (collaboration publishes once, at the end). */
-  abstract batch<T>(fn: () => T): T
+  mutateText<T>(name: string, options: WriteOptions, fn: () => T): T {
+    return this.scope.write(name, options, fn)
+  }
+
+  getSelections(): Selection[] {
+    return this.selections.all()
+  }
+
+  getClipboard(): Clipboard {
+    return this.clipboard
+  }
+
+  /** Internal: the buffer edit every selection makes; `undo: 'skip'` outside a transaction keeps it out of the history. */
+  setBufferTextInRange(range: RangeLike, text: string, options: { normalizeLineEndings?: boolean; undo?: 'skip' } = {}): Range {
+    const bufferOptions: { normalizeLineEndings?: boolean; origin?: unknown } = {}
+    if (options.normalizeLineEndings !== undefined) bufferOptions.normalizeLineEndings = options.normalizeLineEndings
+    if (options.undo === 'skip' && !this.scope.isTransacting()) bufferOptions.origin = UNTRACKED
+    return this.buffer.setTextInRange(range, text, bufferOptions)
+  }
+
+  addSelectionForBufferRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
+    const bufferRange = this.clipBufferRange(Range.fromObject(range, false, 'bufferRange'))
+    if (!options.preserveFolds) this.destroyFoldsContainingBufferPositions([bufferRange.start, bufferRange.end], true)
+    const marker = this.markerLayer.markBufferRange(bufferRange, { invalidate: 'never', reversed: options.reversed ?? false })
+    return this.selections.add(marker, options)
+  }
+
+  addSelectionForScreenRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
+    return this.addSelectionForBufferRange(this.bufferRangeForScreenRange(range), options)
+  }
+
+  // Read-only
+
+  setReadOnly(readOnly: boolean): void {
+    if (readOnly == null) return
+    const value = Boolean(readOnly)
+    if (value === this.readOnly) return
+    this.readOnly = value
+    this.emitter.emit('did-change-read-only', value)
+  }
+
+  isReadOnly(): boolean {
+    return this.readOnly
+  }
+
 
   getBuffer(): TextBuffer {
     return this.buffer
@@ -106,10 +226,6 @@ export abstract class EditorModel extends EditorCommands {
   }
 
   // Text
-
-  getText(): string {
-    return this.buffer.getText()
-  }
 
   setText(text: string, options: WriteOptions = {}): void {
     if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}`)
@@ -127,43 +243,19 @@ export abstract class EditorModel extends EditorCommands {
   setTextInBufferRange(range: RangeLike, text: string, options: WriteOptions & { normalizeLineEndings?: boolean; undo?: 'skip' } = {}): Range {
     if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}`)
     const r = Range.fromObject(range, false, 'range')
-    return this.mutateText('setTextInBufferRange', options, () => this.setBufferTextInRange(r, text, options))
+    return this.scope.write('setTextInBufferRange', options, () => this.setBufferTextInRange(r, text, options))
   }
 
   lineTextForBufferRow(row: number): string {
     return this.buffer.lineForRow(row) ?? ''
   }
 
-  lineTextForScreenRow(screenRow: number): string {
-    return this.displayLayer.lineTextForScreenRow(screenRow)
-  }
-
-  lineLengthForScreenRow(screenRow: number): number {
-    return this.displayLayer.lineLengthForScreenRow(screenRow)
-  }
-
-  getLineCount(): number {
-    return this.buffer.getLineCount()
-  }
-
-  getScreenLineCount(): number {
-    return this.displayLayer.getScreenLineCount()
-  }
-
   getLastBufferRow(): number {
     return this.buffer.getLastRow()
   }
 
-  getLastScreenRow(): number {
-    return this.displayLayer.getLastScreenRow()
-  }
-
   getEofBufferPosition(): Point {
     return this.buffer.getEndPosition()
-  }
-
-  isEmpty(): boolean {
-    return this.buffer.isEmpty()
   }
 
   bufferRangeForBufferRow(row: number, options: { includeNewline?: boolean } = {}): Range {
@@ -205,39 +297,12 @@ export abstract class EditorModel extends EditorCommands {
     return new Range(this.clipScreenPosition(r.start, options), this.clipScreenPosition(r.end, options))
   }
 
-  bufferRowForScreenRow(screenRow: number): number {
-    return this.displayLayer.bufferRowForScreenRow(screenRow)
-  }
-
-  screenRowForBufferRow(bufferRow: number): number {
-    return this.displayLayer.screenRowForBufferRow(bufferRow)
-  }
-
   // Markers
 
-  markBufferRange(range: RangeLike, options?: MarkerOptions): DisplayMarker {
-    return this.markerLayer.markBufferRange(range, options)
-  }
-
-  markBufferPosition(position: PointLike, options?: MarkerOptions): DisplayMarker {
-    return this.markerLayer.markBufferPosition(position, options)
-  }
-
-  markScreenRange(range: RangeLike, options?: MarkerOptions): DisplayMarker {
-    return this.markerLayer.markScreenRange(range, options)
-  }
-
-  markScreenPosition(position: PointLike, options?: MarkerOptions): DisplayMarker {
-    return this.markerLayer.markScreenPosition(position, options)
-  }
-
-  // Indentation
-
-  getTabLength(): number {
-    return this.displayLayer.getTabLength()
-  }
+  // Indentation (setters given null or undefined change nothing, as Atom's `update` ignores them)
 
   setTabLength(tabLength: number): void {
+    if (tabLength == null) return
     if (typeof tabLength !== 'number' || !(tabLength >= 1)) throw new TypeError(`tabLength must be a number >= 1; got ${String(tabLength)}`)
     this.displayLayer.setTabLength(Math.floor(tabLength))
   }
@@ -247,6 +312,7 @@ export abstract class EditorModel extends EditorCommands {
   }
 
   setSoftTabs(softTabs: boolean): void {
+    if (softTabs == null) return
     this.softTabs = Boolean(softTabs)
   }
 
@@ -344,16 +410,8 @@ export abstract class EditorModel extends EditorCommands {
     this.displayLayer.unfoldAll()
   }
 
-  isFoldedAtBufferRow(bufferRow: number): boolean {
-    return this.displayLayer.isFoldedAtBufferRow(bufferRow)
-  }
-
-  isFoldedAtScreenRow(screenRow: number): boolean {
-    return this.displayLayer.isFoldedAtScreenRow(screenRow)
-  }
-
   foldSelectedLines(): void {
-    this.batch(() => {
+    this.scope.run(() => {
       for (const selection of this.getSelections()) selection.fold()
     })
   }
@@ -363,12 +421,9 @@ export abstract class EditorModel extends EditorCommands {
   }
 
   setSoftWrapped(softWrapped: boolean): boolean {
+    if (softWrapped == null) return this.isSoftWrapped()
     this.displayLayer.setSoftWrapped(Boolean(softWrapped))
     return this.isSoftWrapped()
-  }
-
-  isSoftWrapped(): boolean {
-    return this.displayLayer.isSoftWrapped()
   }
 
   toggleSoftWrapped(): boolean {
@@ -376,25 +431,20 @@ export abstract class EditorModel extends EditorCommands {
   }
 
   setEditorWidthInChars(width: number): void {
+    if (width == null) return
     if (typeof width !== 'number' || !(width >= 1)) throw new TypeError(`width must be a number >= 1; got ${String(width)}`)
     this.displayLayer.setEditorWidthInChars(Math.floor(width))
   }
 
-  getEditorWidthInChars(): number {
-    return this.displayLayer.getEditorWidthInChars()
-  }
-
   setSoftWrapHangingIndentLength(length: number): void {
+    if (length == null) return
     this.displayLayer.setSoftWrapHangingIndentLength(length)
-  }
-
-  getSoftWrapHangingIndentLength(): number {
-    return this.displayLayer.getSoftWrapHangingIndentLength()
   }
 
   // Language
 
   setLanguage(id: LanguageId): void {
+    if (id == null) return
     if (!isLanguageId(id)) throw new TypeError(`unknown language: ${String(id)}`)
     if (id === this.languageMode.id) return
     this.languageMode.destroy()
@@ -430,41 +480,12 @@ export abstract class EditorModel extends EditorCommands {
     return this.nonWordCharacters
   }
 
-
-  // Events
-
-  onDidChange(callback: (event: BufferChangeEvent) => void): Disposable {
-    return this.emitter.on('did-change', callback)
-  }
-  onDidAddCursor(callback: (cursor: Cursor) => void): Disposable {
-    return this.emitter.on('did-add-cursor', callback)
-  }
-  onDidRemoveCursor(callback: (cursor: Cursor) => void): Disposable {
-    return this.emitter.on('did-remove-cursor', callback)
-  }
-  onDidAddSelection(callback: (selection: Selection) => void): Disposable {
-    return this.emitter.on('did-add-selection', callback)
-  }
-  onDidRemoveSelection(callback: (selection: Selection) => void): Disposable {
-    return this.emitter.on('did-remove-selection', callback)
-  }
-  onDidChangeCursorPosition(callback: (event: CursorPositionEvent) => void): Disposable {
-    return this.emitter.on('did-change-cursor-position', callback)
-  }
-  onDidChangeSelectionRange(callback: (event: SelectionRangeEvent) => void): Disposable {
-    return this.emitter.on('did-change-selection-range', callback)
-  }
-  onDidChangeReadOnly(callback: (readOnly: boolean) => void): Disposable {
-    return this.emitter.on('did-change-read-only', callback)
-  }
-  onDidChangeLanguage(callback: (id: LanguageId) => void): Disposable {
-    return this.emitter.on('did-change-language', callback)
-  }
-  onDidInsertText(callback: (event: { text: string; range: Range }) => void): Disposable {
-    return this.emitter.on('did-insert-text', callback)
-  }
   onDidDestroy(callback: () => void): Disposable {
     return this.emitter.once('did-destroy', callback)
+  }
+
+  static {
+    defineSubscriptions(EditorModel.prototype, (editor) => editor.emitter, SUBSCRIPTIONS)
   }
 
 }
@@ -501,3 +522,14 @@ function checkCollaborationOptions({ awareness, user, logger, doc }: TextEditorO
   }
   if (logger !== undefined && (logger === null || typeof logger.warn !== 'function')) throw new TypeError('options.logger must have a warn(message) method')
 }
+
+type Subscriptions = { [K in keyof typeof SUBSCRIPTIONS]: (callback: (event: EditorEvents[(typeof SUBSCRIPTIONS)[K]]) => void) => Disposable }
+
+export interface EditorModel
+  extends Pick<TextBuffer, (typeof BUFFER_QUERIES)[number]>,
+    Pick<DisplayLayer, (typeof DISPLAY_QUERIES)[number]>,
+    Pick<MarkerLayer, (typeof MARKER_METHODS)[number]>,
+    Subscriptions {}
+delegate(EditorModel.prototype, (editor) => editor.buffer, BUFFER_QUERIES)
+delegate(EditorModel.prototype, (editor) => editor.displayLayer, DISPLAY_QUERIES)
+delegate(EditorModel.prototype, (editor) => editor.markerLayer, MARKER_METHODS)

@@ -1,5 +1,7 @@
 import * as Y from 'yjs'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { Disposable } from '../events/disposable.ts'
+import { mapOffset } from '../anchors/offset-mapping.ts'
 
 /** A selection as offsets: where its tail (anchor) and head are. */
 export interface SelectionOffsets {
@@ -37,34 +39,65 @@ interface Checkpoint {
 }
 
 const BEFORE = 'cotext.selectionsBefore'
+const AFTER = 'cotext.selectionsAfter'
+
+type StackItem = Y.UndoManager['undoStack'][number]
 
 /**
  * Undo/redo over a Y.UndoManager that tracks only this editor's transaction origin, so undo reverts
  * this user's changes and never a peer's. Every stack item remembers the selections from before its
- * change; popping it restores them.
+ * change and right after it: undo restores the first, redo the second, and an item moved from one
+ * stack to the other keeps both. The selections after a change are kept as offsets mapped through
+ * later edits until the next step starts (typing grouped into one step anchors them once).
  */
 export class History {
   readonly undoManager: Y.UndoManager
   private pendingBefore: AnchoredSelection[] | null = null
+  /** The selections right after the latest step, not yet anchored. */
+  private pendingAfter: { item: StackItem; offsets: SelectionOffsets[] } | null = null
+  /** The meta of the item an undo or redo is moving to the other stack. */
+  private moving: Map<string, unknown> | null = null
+  /** Set when the running change made or extended an undo step. */
+  private stepChanged = false
   private readonly checkpoints = new Map<number, Checkpoint>()
   private nextCheckpointId = 1
   private restoring = false
+  private readonly changeHook: Disposable
 
   constructor(
     private readonly host: HistoryHost,
     origin: unknown,
   ) {
     this.undoManager = new Y.UndoManager(host.buffer.ytext, { trackedOrigins: new Set([origin]), captureTimeout: 0 })
-    this.undoManager.on('stack-item-added', ({ stackItem }) => {
-      if (!stackItem.meta.has(BEFORE) && this.pendingBefore !== null) stackItem.meta.set(BEFORE, this.pendingBefore)
+    this.undoManager.on('stack-item-updated', () => {
+      this.stepChanged = true
     })
-    this.undoManager.on('stack-item-popped', ({ stackItem }) => {
-      const before = stackItem.meta.get(BEFORE) as AnchoredSelection[] | undefined
-      if (before && !this.restoring) this.restore(before)
+    this.undoManager.on('stack-item-added', ({ stackItem }) => {
+      this.stepChanged = true
+      if (this.moving !== null) {
+        for (const key of [BEFORE, AFTER]) if (this.moving.has(key)) stackItem.meta.set(key, this.moving.get(key))
+      } else if (!stackItem.meta.has(BEFORE) && this.pendingBefore !== null) {
+        stackItem.meta.set(BEFORE, this.pendingBefore)
+      }
+    })
+    this.undoManager.on('stack-item-popped', ({ stackItem, type }) => {
+      const selections = stackItem.meta.get(type === 'undo' ? BEFORE : AFTER) as AnchoredSelection[] | undefined
+      if (selections && !this.restoring) this.restore(selections)
+    })
+    this.changeHook = host.buffer.addChangeHook(({ changes }) => {
+      const offsets = this.pendingAfter?.offsets
+      if (!offsets) return
+      for (const { startOffset, oldLength, newLength } of changes) {
+        for (const selection of offsets) {
+          selection.anchor = mapOffset(selection.anchor, startOffset, oldLength, newLength, false)
+          selection.head = mapOffset(selection.head, startOffset, oldLength, newLength, false)
+        }
+      }
     })
   }
 
   destroy(): void {
+    this.changeHook.dispose()
     this.undoManager.destroy()
   }
 
@@ -78,12 +111,30 @@ export class History {
     // A change that will join the previous undo step (Y.UndoManager's own test) keeps that step's
     // selections: skip taking them, which is most keystrokes of continuous typing.
     const joins = groupingInterval > 0 && um.lastChange > 0 && Date.now() - um.lastChange < groupingInterval && um.undoStack.length > 0
-    this.pendingBefore = joins ? null : this.snapshot()
+    this.stepChanged = false
+    if (joins) {
+      this.pendingBefore = null
+      return
+    }
+    // Usually nothing moved since the last step ended: its "after" is this step's "before", anchored once.
+    const current = this.host.selectionOffsets()
+    const unchanged = this.pendingAfter !== null && sameOffsets(this.pendingAfter.offsets, current)
+    const before = this.anchor(current)
+    if (unchanged) {
+      this.pendingAfter!.item.meta.set(AFTER, before)
+      this.pendingAfter = null
+    } else {
+      this.anchorPendingAfter()
+    }
+    this.pendingBefore = before
   }
 
   didChange(): void {
     this.pendingBefore = null
-    this.undoManager.captureTimeout = 0
+    const um = this.undoManager
+    um.captureTimeout = 0
+    const top = um.undoStack[um.undoStack.length - 1]
+    if (top !== undefined && this.stepChanged) this.pendingAfter = { item: top, offsets: this.host.selectionOffsets() }
   }
 
   canUndo(): boolean {
@@ -95,22 +146,24 @@ export class History {
   }
 
   undo(): boolean {
-    if (!this.undoManager.canUndo()) return false
-    this.pendingBefore = this.snapshot()
-    try {
-      return this.undoManager.undo() !== null
-    } finally {
-      this.pendingBefore = null
-    }
+    return this.step('undo')
   }
 
   redo(): boolean {
-    if (!this.undoManager.canRedo()) return false
-    this.pendingBefore = this.snapshot()
+    return this.step('redo')
+  }
+
+  /** Undo and redo: pop the top item of one stack (Yjs pushes its inverse on the other, with the same selections). */
+  private step(kind: 'undo' | 'redo'): boolean {
+    const um = this.undoManager
+    const stack = kind === 'undo' ? um.undoStack : um.redoStack
+    if (stack.length === 0) return false
+    this.anchorPendingAfter()
+    this.moving = stack[stack.length - 1]!.meta
     try {
-      return this.undoManager.redo() !== null
+      return (kind === 'undo' ? um.undo() : um.redo()) !== null
     } finally {
-      this.pendingBefore = null
+      this.moving = null
     }
   }
 
@@ -176,9 +229,16 @@ export class History {
     return checkpoint
   }
 
-  private snapshot(): AnchoredSelection[] {
+  private anchorPendingAfter(): void {
+    const pending = this.pendingAfter
+    if (pending === null) return
+    this.pendingAfter = null
+    pending.item.meta.set(AFTER, this.anchor(pending.offsets))
+  }
+
+  private anchor(offsets: SelectionOffsets[]): AnchoredSelection[] {
     const buffer = this.host.buffer
-    return this.host.selectionOffsets().map(({ anchor, head }) => {
+    return offsets.map(({ anchor, head }) => {
       if (anchor === head) {
         const point = { before: buffer.relativePositionForOffset(anchor, -1), after: buffer.relativePositionForOffset(anchor, 0) }
         return { anchor: point, head: point }
@@ -203,6 +263,10 @@ export class History {
     }
     if (offsets.length > 0) this.host.restoreSelections(offsets)
   }
+}
+
+function sameOffsets(a: SelectionOffsets[], b: SelectionOffsets[]): boolean {
+  return a.length === b.length && a.every((s, i) => s.anchor === b[i]!.anchor && s.head === b[i]!.head)
 }
 
 function isDeletedItem(doc: Y.Doc, id: Y.ID): boolean {

@@ -1,64 +1,62 @@
 import type * as Y from 'yjs'
-import type { DisplayMarker } from '../anchors/display-marker.ts'
 import type { ClipOptions } from '../display/display-layer.ts'
 import { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import { Cursor, type CursorPositionEvent } from '../selection/cursor.ts'
-import { Selection, type SelectionOwner, type SelectionRangeEvent, type SetRangeOptions } from '../selection/selection.ts'
+import type { Cursor } from '../selection/cursor.ts'
+import type { Selection, SetRangeOptions } from '../selection/selection.ts'
 import type { InsertTextOptions } from '../selection/selection-editing.ts'
-import type { CursorHost, WriteOptions } from '../selection/host.ts'
-import { Clipboard } from './clipboard.ts'
+import type { WriteOptions } from '../selection/host.ts'
+import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { DisplayLayer } from '../display/display-layer.ts'
+import type { MarkerLayer } from '../anchors/marker-layer.ts'
+import type { Emitter } from '../events/emitter.ts'
+import { delegate } from '../events/delegate.ts'
 import { EditorModel, type TextEditorOptions } from './editor-model.ts'
-import { ReadOnlyEditorError } from './errors.ts'
-import { History, type SelectionOffsets } from './history.ts'
-import { Collaboration, type CollaborationOptions } from '../collab/collaboration.ts'
+import type { EditorEvents } from './editor-events.ts'
+import type { History } from './history.ts'
+import type { OperationScope } from './operation.ts'
+import type { SelectionList } from './selection-list.ts'
+import { type CommandTarget, type EachSelectionMethods, type EditorMotionMethods, defineEditorCommands } from './commands.ts'
+import { Collaboration, type CollaborationHost, type CollaborationOptions } from '../collab/collaboration.ts'
 import type { Peer } from '../collab/peer.ts'
 
 export type { TextEditorOptions } from './editor-model.ts'
 
-const LOCAL: SelectionOwner = { local: true, name: '' }
+/** The model's methods that are not the TextEditor's API. */
+const INTERNAL = new Set<string>(['constructor', 'destroy', 'operationEnding', 'operationEnded', 'restoreSelections', 'setBufferTextInRange'])
 
 /**
- * Atom's TextEditor over a Y.Text. The text lives in the Y.Text (every edit is a transaction with
- * the editor as origin); this class owns the local selections, applies commands to all of them and
- * merges what coincides, keeps the undo history and emits the events. Algorithms live elsewhere.
+ * Atom's TextEditor over a Y.Text: a thin facade. The text lives in the Y.Text (every edit is a
+ * transaction with the editor as origin); commands come from two tables (`commands.ts`) or are short
+ * methods here, and every one runs in the one operation scope (`operation.ts`), which checks read-only,
+ * makes one undo step, merges the selections (`selection-list.ts`) and publishes once.
  */
-export class TextEditor extends EditorModel implements CursorHost {
+export class TextEditor {
+  readonly doc: Y.Doc
+  readonly buffer: TextBuffer
+  readonly displayLayer: DisplayLayer
+  readonly markerLayer: MarkerLayer
+  /** The model this facade is composed of: text, layout, settings, scope, history, selections. */
+  private readonly model: EditorModel
+  private readonly scope: OperationScope
+  private readonly selections: SelectionList
   private readonly history: History
-  private readonly subscriptions: Disposable[] = []
-  private selections: Selection[] = []
-  private announced = new WeakSet<Selection>()
-  private readOnly: boolean
-  private clipboard: Clipboard
-  private writeDepth = 0
-  private transactDepth = 0
-  private suppressMerging = false
+  private readonly emitter: Emitter<EditorEvents>
   private destroyed = false
   /** Set when the editor was given an awareness: publishes our selections, shows the peers'. */
   private readonly collaboration: Collaboration | null = null
-  /** Depth of nested operations on selections; collaboration publishes when the outermost ends. */
-  private batchDepth = 0
 
   constructor(options: TextEditorOptions = {}) {
-    super(options)
-    this.readOnly = options.readOnly ?? false
-    this.clipboard = options.clipboard ?? Clipboard.getDefault()
-    this.history = new History(
-      {
-        buffer: this.buffer,
-        selectionOffsets: () => this.selections.map((s) => ({ anchor: s.marker.tailOffset, head: s.marker.headOffset })),
-        restoreSelections: (offsets) => this.restoreSelections(offsets),
-      },
-      this,
-    )
-    this.subscriptions.push(this.buffer.onDidChange((event) => this.emitter.emit('did-change', event)))
+    this.model = new EditorModel(options, this, () => this.collaboration?.flush())
+    ;({ doc: this.doc, buffer: this.buffer, displayLayer: this.displayLayer, markerLayer: this.markerLayer } = this.model)
+    ;({ scope: this.scope, selections: this.selections, history: this.history, emitter: this.emitter } = this.model)
     this.addCursorAtBufferPosition([0, 0])
     if (options.awareness) {
       const collaborationOptions: CollaborationOptions = {}
       if (options.user) collaborationOptions.user = options.user
       if (options.logger) collaborationOptions.logger = options.logger
-      this.collaboration = new Collaboration(this, options.awareness, collaborationOptions)
+      this.collaboration = new Collaboration(this.collaborationHost(), options.awareness, collaborationOptions)
     }
   }
 
@@ -67,18 +65,7 @@ export class TextEditor extends EditorModel implements CursorHost {
     // First, while selections still exist: peers leave and our awareness fields are cleared.
     this.collaboration?.destroy()
     this.destroyed = true
-    for (const selection of [...this.selections]) selection.marker.destroy()
-    for (const subscription of this.subscriptions) subscription.dispose()
-    this.history.destroy()
-    this.markerLayer.destroy()
-    this.displayLayer.destroy()
-    this.languageMode.destroy()
-    this.buffer.destroy()
-    try {
-      this.emitter.emit('did-destroy')
-    } finally {
-      this.emitter.dispose()
-    }
+    this.model.destroy()
   }
 
   isDestroyed(): boolean {
@@ -88,11 +75,11 @@ export class TextEditor extends EditorModel implements CursorHost {
   // Cursors
 
   getCursors(): Cursor[] {
-    return this.selections.map((selection) => selection.cursor)
+    return this.selections.all().map((selection) => selection.cursor)
   }
 
-  getLastCursor(): Cursor | undefined {
-    return this.getLastSelection()?.cursor
+  getLastCursor(): Cursor {
+    return this.selections.last().cursor
   }
 
   getCursorsOrderedByBufferPosition(): Cursor[] {
@@ -100,13 +87,13 @@ export class TextEditor extends EditorModel implements CursorHost {
   }
 
   hasMultipleCursors(): boolean {
-    return this.selections.length > 1
+    return this.selections.count() > 1
   }
 
   /** Adds a cursor; where one already is, the two merge and the existing cursor is returned. */
   addCursorAtBufferPosition(position: PointLike, _options: { autoscroll?: boolean } = {}): Cursor {
     const point = this.clipBufferPosition(Point.fromObject(position, false, 'bufferPosition'))
-    return this.addSelection(this.markerLayer.markBufferPosition(point, { invalidate: 'never' })).cursor
+    return this.selections.add(this.markerLayer.markBufferPosition(point, { invalidate: 'never' })).cursor
   }
 
   addCursorAtScreenPosition(position: PointLike, options: { autoscroll?: boolean } = {}): Cursor {
@@ -114,7 +101,7 @@ export class TextEditor extends EditorModel implements CursorHost {
   }
 
   getCursorBufferPosition(): Point {
-    return this.getLastCursor()!.getBufferPosition()
+    return this.getLastCursor().getBufferPosition()
   }
 
   getCursorBufferPositions(): Point[] {
@@ -122,7 +109,7 @@ export class TextEditor extends EditorModel implements CursorHost {
   }
 
   getCursorScreenPosition(): Point {
-    return this.getLastCursor()!.getScreenPosition()
+    return this.getLastCursor().getScreenPosition()
   }
 
   getCursorScreenPositions(): Point[] {
@@ -132,46 +119,42 @@ export class TextEditor extends EditorModel implements CursorHost {
   /** Moves every cursor there (they then merge into one), as Atom does. */
   setCursorBufferPosition(position: PointLike, options: { autoscroll?: boolean } = {}): void {
     const point = Point.fromObject(position, false, 'bufferPosition')
-    this.moveCursors((cursor) => cursor.setBufferPosition(point, options))
+    this.selections.each('cursors', (s) => s.cursor.setBufferPosition(point, options))
   }
 
   setCursorScreenPosition(position: PointLike, options: ClipOptions & { autoscroll?: boolean } = {}): void {
     const point = Point.fromObject(position, false, 'screenPosition')
-    this.moveCursors((cursor) => cursor.setScreenPosition(point, options))
+    this.selections.each('cursors', (s) => s.cursor.setScreenPosition(point, options))
   }
 
   // Selections
 
-  getSelections(): Selection[] {
-    return [...this.selections]
-  }
-
-  getLastSelection(): Selection | undefined {
-    return this.selections[this.selections.length - 1]
+  getLastSelection(): Selection {
+    return this.selections.last()
   }
 
   getSelectionsOrderedByBufferPosition(): Selection[] {
-    return [...this.selections].sort((a, b) => a.compare(b))
+    return this.selections.ordered()
   }
 
   getSelectedText(): string {
-    return this.getLastSelection()!.getText()
+    return this.getLastSelection().getText()
   }
 
   getSelectedBufferRange(): Range {
-    return this.getLastSelection()!.getBufferRange()
+    return this.getLastSelection().getBufferRange()
   }
 
   getSelectedBufferRanges(): Range[] {
-    return this.selections.map((selection) => selection.getBufferRange())
+    return this.selections.all().map((selection) => selection.getBufferRange())
   }
 
   getSelectedScreenRange(): Range {
-    return this.getLastSelection()!.getScreenRange()
+    return this.getLastSelection().getScreenRange()
   }
 
   getSelectedScreenRanges(): Range[] {
-    return this.selections.map((selection) => selection.getScreenRange())
+    return this.selections.all().map((selection) => selection.getScreenRange())
   }
 
   setSelectedBufferRange(range: RangeLike, options: SetRangeOptions = {}): void {
@@ -181,17 +164,15 @@ export class TextEditor extends EditorModel implements CursorHost {
   setSelectedBufferRanges(ranges: RangeLike[], options: SetRangeOptions = {}): void {
     if (!Array.isArray(ranges) || ranges.length === 0) throw new TypeError('ranges must be a non-empty array of ranges')
     const bufferRanges = ranges.map((range, i) => Range.fromObject(range, false, `ranges[${i}]`))
-    this.batch(() => {
+    this.scope.run(() => {
       const selections = this.getSelections()
       for (const selection of selections.slice(bufferRanges.length)) selection.destroy()
-      this.mergeIntersectingSelections(options, () => {
-        bufferRanges.forEach((range, i) => {
-          const selection = selections[i]
-          if (selection) selection.setBufferRange(range, options)
-          else this.addSelectionForBufferRange(range, options)
-        })
+      bufferRanges.forEach((range, i) => {
+        const selection = selections[i]
+        if (selection) selection.setBufferRange(range, options)
+        else this.addSelectionForBufferRange(range, options)
       })
-    })
+    }, options.reversed ? 'intersecting-reversed' : 'intersecting')
   }
 
   setSelectedScreenRange(range: RangeLike, options: SetRangeOptions = {}): void {
@@ -203,48 +184,52 @@ export class TextEditor extends EditorModel implements CursorHost {
     this.setSelectedBufferRanges(ranges.map((range) => this.bufferRangeForScreenRange(range)), options)
   }
 
-  addSelectionForBufferRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
-    const bufferRange = this.clipBufferRange(Range.fromObject(range, false, 'bufferRange'))
-    if (!options.preserveFolds) this.destroyFoldsContainingBufferPositions([bufferRange.start, bufferRange.end], true)
-    const marker = this.markerLayer.markBufferRange(bufferRange, { invalidate: 'never', reversed: options.reversed ?? false })
-    return this.addSelection(marker, options)
-  }
-
-  addSelectionForScreenRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
-    return this.addSelectionForBufferRange(this.bufferRangeForScreenRange(range), options)
-  }
-
   selectToBufferPosition(position: PointLike): void {
-    const last = this.getLastSelection()!
-    last.selectToBufferPosition(position)
-    this.mergeIntersectingSelections({ reversed: last.isReversed() })
+    const last = this.getLastSelection()
+    this.scope.run(() => {
+      last.selectToBufferPosition(position)
+      this.selections.merge(last.isReversed() ? 'intersecting-reversed' : 'intersecting')
+    })
   }
 
   selectToScreenPosition(position: PointLike, options: { suppressSelectionMerge?: boolean } = {}): void {
-    const last = this.getLastSelection()!
-    last.selectToScreenPosition(position)
-    if (!options.suppressSelectionMerge) this.mergeIntersectingSelections({ reversed: last.isReversed() })
+    const last = this.getLastSelection()
+    this.scope.run(() => {
+      last.selectToScreenPosition(position)
+      if (!options.suppressSelectionMerge) this.selections.merge(last.isReversed() ? 'intersecting-reversed' : 'intersecting')
+    })
+  }
+
+  /** Selects the word under every cursor; returns the selected ranges. */
+  selectWord(options: SetRangeOptions & { wordRegex?: RegExp; includeNonWordCharacters?: boolean } = {}): Range[] {
+    const ranges: Range[] = []
+    this.selections.each('intersecting', (selection) => ranges.push(selection.selectWord(options)))
+    return ranges
+  }
+
+  selectLine(row?: number, options?: SetRangeOptions): void {
+    this.selections.each('intersecting', (selection) => selection.selectLine(row, options))
   }
 
   /** Keeps only the first-added selection; true if others were removed. */
   consolidateSelections(): boolean {
     const selections = this.getSelections()
     if (selections.length <= 1) return false
-    this.batch(() => {
+    this.scope.run(() => {
       for (const selection of selections.slice(1)) selection.destroy()
     })
     return true
   }
 
   clearSelections(options: { autoscroll?: boolean } = {}): void {
-    this.batch(() => {
+    this.scope.run(() => {
       this.consolidateSelections()
-      this.getLastSelection()!.clear(options)
+      this.getLastSelection().clear(options)
     })
   }
 
   splitSelectionsIntoLines(): void {
-    this.mergeIntersectingSelections({}, () => {
+    this.scope.run(() => {
       for (const selection of this.getSelections()) {
         const range = selection.getBufferRange()
         if (range.isSingleLine()) continue
@@ -254,7 +239,7 @@ export class TextEditor extends EditorModel implements CursorHost {
         if (end.column !== 0) this.addSelectionForBufferRange([[end.row, 0], end])
         selection.destroy()
       }
-    })
+    }, 'intersecting')
   }
 
   // Editing
@@ -262,21 +247,22 @@ export class TextEditor extends EditorModel implements CursorHost {
   insertText(text: string, options: InsertTextOptions & { groupUndo?: boolean } = {}): Range[] {
     if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}`)
     const selectionOptions: InsertTextOptions = { autoIndentNewline: true, autoDecreaseIndent: true, ...options }
-    return this.mutateSelectedText(
-      'insertText',
-      options,
-      (selection) => {
+    const insert = () =>
+      this.selections.ordered().map((selection) => {
         const range = selection.insertText(text, selectionOptions)
         this.emitter.emit('did-insert-text', { text, range })
         return range
-      },
-      options.groupUndo ? 300 : 0,
-    )
+      })
+    return this.scope.write('insertText', options, insert, 'intersecting', options.groupUndo ? 300 : 0)
+  }
+
+  insertNewline(options: InsertTextOptions = {}): Range[] {
+    return this.insertText('\n', options)
   }
 
   copySelectedText(): void {
     // Selecting lines to copy them and restoring the ranges after is no change worth publishing.
-    this.batch(() => this.copySelections())
+    this.scope.run(() => this.copySelections())
   }
 
   private copySelections(): void {
@@ -295,10 +281,10 @@ export class TextEditor extends EditorModel implements CursorHost {
   }
 
   pasteText(options: InsertTextOptions = {}): void {
-    this.ensureWritable('pasteText', options)
-    const { text: clipboardText, metadata = {} } = this.clipboard.readWithMetadata()
-    const count = this.selections.length
-    this.mutateSelectedText('pasteText', options, (selection, index) => {
+    this.scope.checkWritable('pasteText', options)
+    const { text: clipboardText, metadata = {} } = this.model.getClipboard().readWithMetadata()
+    const count = this.selections.count()
+    const paste = (selection: Selection, index: number) => {
       const entry = metadata.selections && metadata.selections.length === count ? metadata.selections[index]! : null
       const text = entry ? entry.text : clipboardText
       const indentBasis = entry ? entry.indentBasis : metadata.indentBasis
@@ -316,28 +302,48 @@ export class TextEditor extends EditorModel implements CursorHost {
         range = selection.insertText(text, insertOptions)
       }
       this.emitter.emit('did-insert-text', { text, range })
+    }
+    this.scope.write('pasteText', options, () => this.selections.ordered().forEach(paste), 'intersecting')
+  }
+
+  /** Merges the selections on one screen row first, then deletes every selection's lines. */
+  deleteLine(options: WriteOptions = {}): void {
+    this.scope.write('deleteLine', options, () => {
+      this.selections.merge('same-rows')
+      for (const selection of this.selections.ordered()) selection.deleteLine(options)
+    }, 'intersecting')
+  }
+
+  cutToEndOfLine(options: WriteOptions = {}): void {
+    this.cutEach('cutToEndOfLine', options, (selection, maintain) => selection.cutToEndOfLine(maintain, options))
+  }
+
+  cutToEndOfBufferLine(options: WriteOptions = {}): void {
+    this.cutEach('cutToEndOfBufferLine', options, (selection, maintain) => selection.cutToEndOfBufferLine(maintain, options))
+  }
+
+  cutSelectedText(options: WriteOptions = {}): void {
+    this.cutEach('cutSelectedText', options, (selection, maintain) => {
+      if (!selection.isEmpty()) return selection.cut(maintain, false, options)
+      selection.selectLine()
+      selection.cut(maintain, true, options)
     })
   }
 
-  /** Merging the selections on one row and deleting are one change to publish. */
-  override deleteLine(options: WriteOptions = {}): void {
-    this.batch(() => super.deleteLine(options))
-  }
-
-  getClipboard(): Clipboard {
-    return this.clipboard
+  private cutEach(name: string, options: WriteOptions, cut: (selection: Selection, maintainClipboard: boolean) => void): void {
+    this.scope.write(name, options, () => this.selections.ordered().forEach((selection, i) => cut(selection, i > 0)), 'intersecting')
   }
 
   // History
 
   undo(options: WriteOptions = {}): boolean {
-    this.ensureWritable('undo', options)
-    return this.batch(() => this.history.undo())
+    this.scope.checkWritable('undo', options)
+    return this.scope.run(() => this.history.undo())
   }
 
   redo(options: WriteOptions = {}): boolean {
-    this.ensureWritable('redo', options)
-    return this.batch(() => this.history.redo())
+    this.scope.checkWritable('redo', options)
+    return this.scope.run(() => this.history.redo())
   }
 
   /** Runs `fn` as one Yjs transaction and one undo step; `groupingInterval` joins a close previous step. */
@@ -345,17 +351,7 @@ export class TextEditor extends EditorModel implements CursorHost {
     const fn = typeof groupingIntervalOrFn === 'function' ? groupingIntervalOrFn : maybeFn
     const groupingInterval = typeof groupingIntervalOrFn === 'number' ? groupingIntervalOrFn : 0
     if (typeof fn !== 'function') throw new TypeError('transact needs a function')
-    if (this.transactDepth > 0) return fn()
-    return this.batch(() => {
-      this.transactDepth++
-      this.history.willChange(groupingInterval)
-      try {
-        return this.buffer.transact(fn)
-      } finally {
-        this.history.didChange()
-        this.transactDepth--
-      }
-    })
+    return this.scope.transact(fn, null, groupingInterval)
   }
 
   createCheckpoint(): number {
@@ -363,7 +359,7 @@ export class TextEditor extends EditorModel implements CursorHost {
   }
 
   revertToCheckpoint(checkpoint: number): boolean {
-    return this.batch(() => this.history.revertToCheckpoint(checkpoint))
+    return this.scope.run(() => this.history.revertToCheckpoint(checkpoint))
   }
 
   groupChangesSinceCheckpoint(checkpoint: number): boolean {
@@ -373,19 +369,6 @@ export class TextEditor extends EditorModel implements CursorHost {
   /** The Y.UndoManager behind undo/redo (it tracks only this editor's origin). */
   getUndoManager(): Y.UndoManager {
     return this.history.undoManager
-  }
-
-  // Read-only
-
-  setReadOnly(readOnly: boolean): void {
-    const value = Boolean(readOnly)
-    if (value === this.readOnly) return
-    this.readOnly = value
-    this.emitter.emit('did-change-read-only', value)
-  }
-
-  isReadOnly(): boolean {
-    return this.readOnly
   }
 
   // Collaboration
@@ -402,194 +385,40 @@ export class TextEditor extends EditorModel implements CursorHost {
     return this.collaboration?.onDidRemovePeer(callback) ?? new Disposable()
   }
 
-  /** Runs `fn` as one batch of selection changes: collaboration publishes once, when the outermost ends. */
-  batch<T>(fn: () => T): T {
-    this.batchDepth++
-    try {
-      return fn()
-    } finally {
-      this.batchDepth--
-      if (this.batchDepth === 0) this.collaboration?.flush()
+  // Internal
+
+  private collaborationHost(): CollaborationHost {
+    return {
+      buffer: this.buffer,
+      context: this.model,
+      getSelections: () => this.selections.all(),
+      isBatching: () => this.scope.isActive(),
+      markRemoteOffsets: (head, tail) => this.markerLayer.markOffsets(head, tail, { remote: true, invalidate: 'never' }),
+      onDidChangeCursorPosition: (callback) => this.onDidChangeCursorPosition(callback),
+      onDidChangeSelectionRange: (callback) => this.onDidChangeSelectionRange(callback),
+      onDidAddSelection: (callback) => this.onDidAddSelection(callback),
+      onDidRemoveSelection: (callback) => this.onDidRemoveSelection(callback),
     }
   }
 
-  isBatching(): boolean {
-    return this.batchDepth > 0
+  static {
+    const own = (name: string) => INTERNAL.has(name) || Object.hasOwn(TextEditor.prototype, name)
+    delegate(TextEditor.prototype, (editor) => editor.model, Object.getOwnPropertyNames(EditorModel.prototype).filter((name) => !own(name)))
   }
 
-  // Internal: CursorHost and the collaboration layer
-
-  cursorMoved(event: CursorPositionEvent): void {
-    this.emitter.emit('did-change-cursor-position', event)
+  /** Internal: what the generated commands run on. */
+  commandTarget(): CommandTarget {
+    return { selections: this.selections, scope: this.scope, editing: this.model }
   }
 
-  selectionRangeChanged(event: SelectionRangeEvent): void {
-    this.emitter.emit('did-change-selection-range', event)
-  }
 
-  /** Internal: a marker for a peer's selection at exact offsets; edits at its ends never push it. */
-  markRemoteOffsets(headOffset: number, tailOffset: number): DisplayMarker {
-    return this.markerLayer.markOffsets(headOffset, tailOffset, { remote: true, invalidate: 'never' })
-  }
-
-  /** Internal: a selection owned by someone else, resolved in this editor's coordinates. */
-  createRemoteSelection(marker: DisplayMarker, owner: SelectionOwner): Selection {
-    const cursor = new Cursor(this, marker)
-    return new Selection(this, cursor, marker, owner)
-  }
-
-  removeSelection(selection: Selection): void {
-    const index = this.selections.indexOf(selection)
-    if (index === -1) return
-    this.selections.splice(index, 1)
-    if (this.announced.has(selection) && !this.destroyed) {
-      this.emitter.emit('did-remove-cursor', selection.cursor)
-      this.emitter.emit('did-remove-selection', selection)
-    }
-  }
-
-  mutateText<T>(name: string, options: WriteOptions, fn: () => T): T {
-    this.ensureWritable(name, options)
-    this.writeDepth++
-    try {
-      return this.transact(fn)
-    } finally {
-      this.writeDepth--
-    }
-  }
-
-  setBufferTextInRange(range: RangeLike, text: string, options: { normalizeLineEndings?: boolean; undo?: 'skip' } = {}): Range {
-    const bufferOptions: { normalizeLineEndings?: boolean; origin?: unknown } = {}
-    if (options.normalizeLineEndings !== undefined) bufferOptions.normalizeLineEndings = options.normalizeLineEndings
-    // An origin the undo manager does not track keeps the change out of the history.
-    if (options.undo === 'skip' && this.transactDepth === 0) bufferOptions.origin = UNTRACKED
-    return this.buffer.setTextInRange(range, text, bufferOptions)
-  }
-
-  protected ensureWritable(name: string, options: WriteOptions): void {
-    if (this.readOnly && !options.bypassReadOnly && this.writeDepth === 0) throw new ReadOnlyEditorError(name)
-  }
-
-  protected moveCursors(fn: (cursor: Cursor) => void): void {
-    this.batch(() => {
-      for (const cursor of this.getCursors()) fn(cursor)
-      this.mergeCursors()
-    })
-  }
-
-  protected expandSelectionsForward(fn: (selection: Selection) => void): void {
-    this.mergeIntersectingSelections({}, () => this.getSelections().forEach(fn))
-  }
-
-  protected expandSelectionsBackward(fn: (selection: Selection) => void): void {
-    this.mergeIntersectingSelections({ reversed: true }, () => this.getSelections().forEach(fn))
-  }
-
-  protected mutateSelectedText<T>(name: string, options: WriteOptions, fn: (selection: Selection, index: number) => T, groupingInterval = 0): T[] {
-    this.ensureWritable(name, options)
-    let result: T[] = []
-    this.mergeIntersectingSelections({}, () => {
-      this.writeDepth++
-      try {
-        result = this.transact(groupingInterval, () => this.getSelectionsOrderedByBufferPosition().map(fn))
-      } finally {
-        this.writeDepth--
-      }
-    })
-    return result
-  }
-
-  protected mergeSelectionsOnSameRows(): void {
-    this.mergeSelections({}, undefined, (previous, current) => {
-      const range = current.getScreenRange()
-      return previous.intersectsScreenRowRange(range.start.row, range.end.row)
-    })
-  }
-
-  /** Merges selections that intersect; non-empty ones that only touch stay apart. */
-  private mergeIntersectingSelections(options: SetRangeOptions, fn?: () => void): void {
-    this.mergeSelections(options, fn, (previous, current) => {
-      const exclusive = !current.isEmpty() && !previous.isEmpty()
-      return previous.intersectsWith(current, exclusive)
-    })
-  }
-
-  private mergeSelections(options: SetRangeOptions, fn: (() => void) | undefined, shouldMerge: (a: Selection, b: Selection) => boolean): void {
-    if (this.suppressMerging) {
-      fn?.()
-      return
-    }
-    // Every command that changes selections runs through here: one batch, one publish.
-    this.batch(() => this.mergeSelectionsNow(options, fn, shouldMerge))
-  }
-
-  private mergeSelectionsNow(options: SetRangeOptions, fn: (() => void) | undefined, shouldMerge: (a: Selection, b: Selection) => boolean): void {
-    this.suppressMerging = true
-    try {
-      fn?.()
-    } finally {
-      this.suppressMerging = false
-    }
-    const ordered = this.getSelectionsOrderedByBufferPosition()
-    let last = ordered.shift()
-    for (const selection of ordered) {
-      if (last && shouldMerge(last, selection)) last.merge(selection, options)
-      else last = selection
-    }
-  }
-
-  /** Cursors at one position merge; the earliest added survives. */
-  private mergeCursors(): void {
-    const seen = new Set<string>()
-    for (const cursor of this.getCursors()) {
-      const key = cursor.getBufferPosition().toString()
-      if (seen.has(key)) cursor.destroy()
-      else seen.add(key)
-    }
-  }
-
-  private addSelection(marker: DisplayMarker, options: SetRangeOptions = {}): Selection {
-    return this.batch(() => this.addAndMergeSelection(marker, options))
-  }
-
-  private addAndMergeSelection(marker: DisplayMarker, options: SetRangeOptions): Selection {
-    const cursor = new Cursor(this, marker)
-    const selection = new Selection(this, cursor, marker, LOCAL)
-    this.selections.push(selection)
-    const range = selection.getBufferRange()
-    this.mergeIntersectingSelections(options)
-    if (selection.destroyed) {
-      return this.selections.find((s) => s.intersectsBufferRange(range)) ?? this.getLastSelection()!
-    }
-    this.announced.add(selection)
-    this.emitter.emit('did-add-cursor', cursor)
-    this.emitter.emit('did-add-selection', selection)
-    return selection
-  }
-
-  private restoreSelections(offsets: SelectionOffsets[]): void {
-    this.batch(() => this.restoreSelectionRanges(offsets))
-  }
-
-  private restoreSelectionRanges(offsets: SelectionOffsets[]): void {
-    const ranges = offsets.map(({ anchor, head }) => ({
-      range: new Range(this.buffer.positionForCharacterIndex(Math.min(anchor, head)), this.buffer.positionForCharacterIndex(Math.max(anchor, head))),
-      reversed: head < anchor,
-    }))
-    const selections = this.getSelections()
-    for (const selection of selections.slice(ranges.length)) selection.destroy()
-    this.mergeIntersectingSelections({}, () => {
-      ranges.forEach(({ range, reversed }, i) => {
-        const selection = selections[i]
-        if (selection) {
-          if (range.isEmpty()) selection.cursor.setBufferPosition(range.start)
-          else selection.setBufferRange(range, { reversed })
-        } else {
-          this.addSelectionForBufferRange(range, { reversed })
-        }
-      })
-    })
-  }
 }
 
-const UNTRACKED = Symbol('cotext.untracked-edit')
+/** The model's members that are not the TextEditor's API. */
+type ModelInternals = 'doc' | 'buffer' | 'displayLayer' | 'markerLayer' | 'emitter' | 'history' | 'scope' | 'selections' | 'destroy'
+type ModelMethodsAsOwn = 'operationEnding' | 'operationEnded' | 'restoreSelections' | 'setBufferTextInRange'
+
+// The facade: the model's methods under their own names, then the commands generated from the motion table
+// and the table of per-selection commands.
+export interface TextEditor extends Omit<EditorModel, ModelInternals | ModelMethodsAsOwn>, EditorMotionMethods, EachSelectionMethods {}
+defineEditorCommands(TextEditor.prototype, (editor: TextEditor) => editor.commandTarget())

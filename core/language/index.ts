@@ -8,5 +8,3 @@ export { createLanguageMode, type LanguageMode, type CommentStrings, type Indent
 export { toggleLineCommentsEdits, type LineEdit, type ToggleCommentOptions } from './comments.ts'
 /** Indentation helpers shared with the editor. */
 export { indentLevelForLine, indentColumnsForLine, buildIndentString, columnForIndentLevel } from './indentation.ts'
-/** Comment-aware paragraph rows (Atom's rowRangeForParagraphAtBufferRow). */
-export { paragraphRowRange, type ParagraphSource } from './paragraph.ts'

@@ -1,4 +1,5 @@
 import { Point, type PointLike } from '../point/point.ts'
+import { clipColumn, type ClipDirection } from '../point/unicode.ts'
 
 /**
  * The narrow view of a text that every motion reads: rows of text without their line endings.
@@ -9,8 +10,7 @@ export interface LineSource {
   lineForRow(row: number): string | undefined
 }
 
-/** Which way a position inside a surrogate pair is moved when it is clipped. */
-export type ClipDirection = 'backward' | 'forward'
+export type { ClipDirection }
 
 /** A `LineSource` over a plain string; `'\n'`, `'\r\n'` and `'\r'` each end a line, as in `TextBuffer`. */
 export function linesOf(text: string): LineSource {
@@ -51,28 +51,6 @@ export function endOfText(lines: LineSource): Point {
   return new Point(lastRow, lineAt(lines, lastRow).length)
 }
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff
-}
-
-/** True when `column` falls between the two halves of a surrogate pair of `line`. */
-export function splitsSurrogatePair(line: string, column: number): boolean {
-  return column > 0 && column < line.length && isHighSurrogate(line.charCodeAt(column - 1)) && isLowSurrogate(line.charCodeAt(column))
-}
-
-/** Clips a column into `line`, moving out of a surrogate pair in `direction`. */
-export function clipColumnTo(line: string, column: number, direction: ClipDirection = 'backward'): number {
-  if (Number.isNaN(column) || column <= 0) return 0
-  if (column >= line.length) return line.length
-  const whole = Math.floor(column)
-  if (!splitsSurrogatePair(line, whole)) return whole
-  return direction === 'forward' ? whole + 1 : whole - 1
-}
-
 /**
  * Clips a position into the text as `TextBuffer#clipPosition` does (rows before the start go to the
  * start, rows after the end go to the end, NaN counts as 0), and out of a surrogate pair in `direction`.
@@ -84,7 +62,7 @@ export function clipPoint(lines: LineSource, position: PointLike, direction: Cli
   const lastRow = lastRowOf(lines)
   if (row > lastRow) return endOfText(lines)
   const clippedRow = Math.floor(row)
-  const column = clipColumnTo(lineAt(lines, clippedRow), point.column, direction)
+  const column = clipColumn(lineAt(lines, clippedRow), point.column, direction)
   return clippedRow === point.row && column === point.column ? point : new Point(clippedRow, column)
 }
 

@@ -1,3 +1,4 @@
+import { splitsSurrogatePair } from '../point/unicode.ts'
 import { Point } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import { type LineSource, assertLineSource, clipPoint, lineAt } from './line-source.ts'
@@ -92,12 +93,7 @@ function pointAt(window: Window, offset: number): Point {
 
 /** The offset after the character at `offset`, keeping surrogate pairs whole. */
 function nextCharacterOffset(text: string, offset: number): number {
-  const code = text.charCodeAt(offset)
-  if (code >= 0xd800 && code <= 0xdbff) {
-    const next = text.charCodeAt(offset + 1)
-    if (next >= 0xdc00 && next <= 0xdfff) return offset + 2
-  }
-  return offset + 1
+  return splitsSurrogatePair(text, offset + 1) ? offset + 2 : offset + 1
 }
 
 function normalizeArguments(lines: LineSource, regex: RegExp, range: RangeLike): { start: Point; end: Point } {

@@ -91,11 +91,8 @@ export function previousWordBoundary(lines: LineSource, position: PointLike, opt
   let last: Range | null = null
   for (const match of matchesInRange(lines, plainWordRegex(prepared), [[startRow, 0], current])) last = match
   if (last === null) return current
-  let result: Point
-  if (last.start.row < current.row && current.column > 0) result = new Point(current.row, 0)
-  else if (current.isGreaterThan(last.end)) result = last.end
-  else result = last.start
-  return clipPoint(lines, result, 'backward')
+  const onEarlierRow = last.start.row < current.row && current.column > 0
+  return clipPoint(lines, onEarlierRow ? new Point(current.row, 0) : current.isGreaterThan(last.end) ? last.end : last.start, 'backward')
 }
 
 /**
@@ -107,11 +104,8 @@ export function nextWordBoundary(lines: LineSource, position: PointLike, options
   const current = prepared.position
   const match = findInRange(lines, plainWordRegex(prepared), [current, endOfText(lines)])
   if (match === null) return current
-  let result: Point
-  if (match.start.row > current.row) result = new Point(match.start.row, 0)
-  else if (current.isLessThan(match.start)) result = match.start
-  else result = match.end
-  return clipPoint(lines, result, 'forward')
+  if (match.start.row > current.row) return clipPoint(lines, new Point(match.start.row, 0), 'forward')
+  return clipPoint(lines, current.isLessThan(match.start) ? match.start : match.end, 'forward')
 }
 
 /**

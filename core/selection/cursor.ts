@@ -1,7 +1,7 @@
-import { Emitter } from '../events/emitter.ts'
+import type { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
-import { Range } from '../point/range.ts'
+import type { Range } from '../point/range.ts'
 import type { DisplayMarker } from '../anchors/display-marker.ts'
 import type { ClipOptions } from '../display/display-layer.ts'
 import type { ScopeDescriptor } from '../language/scope-descriptor.ts'
@@ -10,16 +10,18 @@ import {
   beginningOfNextWord,
   currentWordRange,
   endOfCurrentWord,
+  isBetweenWordAndNonWord,
   isInsideWord,
+  isSurroundedByWhitespace,
   nextWordBoundary,
   previousWordBoundary,
   subwordRegExp,
   wordRegExp,
   type WordOptions,
 } from '../motions/word.ts'
-import { beginningOfNextParagraph, beginningOfPreviousParagraph } from '../motions/paragraph.ts'
-import { firstCharacterColumn, leadingWhitespaceLength } from '../motions/line.ts'
-import type { CursorHost } from './host.ts'
+import { firstCharacterColumn } from '../motions/line.ts'
+import type { SelectionContext, SelectionHost } from './host.ts'
+import { checkCount, defineRowMethods, type MoveMethods, type MoveOptions, type Motion } from './motion-table.ts'
 import type { Selection } from './selection.ts'
 
 export interface CursorPositionEvent {
@@ -37,53 +39,59 @@ export interface WordQueryOptions {
   allowPrevious?: boolean
 }
 
-interface CursorEvents {
+export interface CursorEvents {
   'did-change-position': CursorPositionEvent
   'did-destroy': undefined
   'did-change-visibility': boolean
 }
 
+/** The state a cursor shares with its selection: the selection clears the goal column when the head moves. */
+export interface CursorState {
+  /** The screen column that vertical moves aim for, kept across short lines. */
+  goalColumn: number | null
+  visible: boolean
+  readonly emitter: Emitter<CursorEvents>
+}
+
 /**
- * The insertion point of a selection: its marker's head. Movements run in screen coordinates where
- * Atom does (left, right, up, down, screen-line ends) and in buffer coordinates otherwise; word,
- * subword and paragraph motions are the pure functions in `core/motions/`.
+ * The insertion point of a selection: its marker's head. Every movement is a row of the motion table
+ * (`motion-table.ts`): `moveUp`, `moveToEndOfWord`, … are generated from it and run `moveBy`; the
+ * queries are the pure functions of `core/motions`. A peer's cursor has a host that refuses changes.
  */
 export class Cursor {
-  readonly editor: CursorHost
+  readonly editor: SelectionContext
   readonly marker: DisplayMarker
-  /** Set by the owning selection. */
-  selection!: Selection
-  /** The screen column that vertical moves aim for, kept across short lines. */
-  goalColumn: number | null = null
-  destroyed = false
-  private visible = true
-  /** Internal: the selection emits position events through this. */
-  readonly emitter = new Emitter<CursorEvents>()
+  readonly selection: Selection
 
-  constructor(editor: CursorHost, marker: DisplayMarker) {
+  constructor(
+    selection: Selection,
+    editor: SelectionContext,
+    private readonly host: SelectionHost,
+    private readonly state: CursorState,
+  ) {
+    this.selection = selection
     this.editor = editor
-    this.marker = marker
+    this.marker = selection.marker
   }
 
   destroy(): void {
-    this.assertLocal('destroy')
-    this.marker.destroy()
+    this.host.change('cursor', 'destroy', () => this.marker.destroy())
   }
 
   // Events
 
   onDidChangePosition(callback: (event: CursorPositionEvent) => void): Disposable {
     // A peer's cursor resolves its positions only once somebody listens (its selection relays them).
-    this.selection?.subscribeToMarker()
-    return this.emitter.on('did-change-position', callback)
+    this.selection.subscribeToMarker()
+    return this.state.emitter.on('did-change-position', callback)
   }
 
   onDidDestroy(callback: () => void): Disposable {
-    return this.emitter.once('did-destroy', callback)
+    return this.state.emitter.once('did-destroy', callback)
   }
 
   onDidChangeVisibility(callback: (visible: boolean) => void): Disposable {
-    return this.emitter.on('did-change-visibility', callback)
+    return this.state.emitter.on('did-change-visibility', callback)
   }
 
   // Position
@@ -99,7 +107,7 @@ export class Cursor {
 
   setBufferPosition(bufferPosition: PointLike, _options: { autoscroll?: boolean } = {}): void {
     const point = Point.fromObject(bufferPosition, false, 'bufferPosition')
-    this.changePosition(() => this.marker.setHeadBufferPosition(this.editor.clipBufferPosition(point)))
+    this.changePosition(() => this.marker.setHeadBufferPosition(this.editor.buffer.clipPosition(point)))
   }
 
   getBufferPosition(): Point {
@@ -123,7 +131,7 @@ export class Cursor {
   }
 
   getCurrentBufferLine(): string {
-    return this.editor.lineTextForBufferRow(this.getBufferRow())
+    return this.editor.buffer.lineForRow(this.getBufferRow()) ?? ''
   }
 
   isAtBeginningOfLine(): boolean {
@@ -143,17 +151,11 @@ export class Cursor {
   }
 
   isSurroundedByWhitespace(): boolean {
-    const { row, column } = this.getBufferPosition()
-    return /^\s+$/.test(this.editor.getTextInBufferRange([[row, column - 1], [row, column + 1]]))
+    return isSurroundedByWhitespace(this.editor.buffer, this.getBufferPosition())
   }
 
   isBetweenWordAndNonWord(): boolean {
-    if (this.isAtBeginningOfLine() || this.isAtEndOfLine()) return false
-    const { row, column } = this.getBufferPosition()
-    const text = this.editor.getTextInBufferRange([[row, column - 1], [row, column + 1]])
-    if (/\s/.test(text[0] ?? '') || /\s/.test(text[1] ?? '')) return false
-    const nonWord = this.getNonWordCharacters()
-    return nonWord.includes(text[0]!) !== nonWord.includes(text[1]!)
+    return isBetweenWordAndNonWord(this.editor.buffer, this.getBufferPosition(), this.getNonWordCharacters())
   }
 
   isInsideWord(options: WordQueryOptions = {}): boolean {
@@ -175,173 +177,53 @@ export class Cursor {
 
   hasPrecedingCharactersOnLine(): boolean {
     const position = this.getBufferPosition()
-    const line = this.editor.lineTextForBufferRow(position.row)
-    const first = line.search(/\S/)
+    const first = this.getCurrentBufferLine().search(/\S/)
     return first !== -1 && position.column > first
   }
 
   /** For a peer's cursor: whether it is that peer's last cursor. */
   isLastCursor(): boolean {
-    return this.selection ? this.selection.isLastSelection() : this === this.editor.getLastCursor()
+    return this.selection.isLastSelection()
   }
 
   /** True for cursors of this editor's user; false for peers' cursors, which cannot be moved here. */
   isLocal(): boolean {
-    return this.selection?.isLocal() ?? true
+    return this.selection.isLocal()
   }
 
-  // Moving
+  // Moving: `moveUp`, `moveLeft`, `moveToEndOfWord`… are generated from the motion table (below the class).
 
-  moveUp(rowCount = 1, { moveToEndOfSelection = false }: { moveToEndOfSelection?: boolean } = {}): void {
-    this.moveVertically(-checkCount(rowCount, 'rowCount'), moveToEndOfSelection)
-  }
-
-  moveDown(rowCount = 1, { moveToEndOfSelection = false }: { moveToEndOfSelection?: boolean } = {}): void {
-    this.moveVertically(checkCount(rowCount, 'rowCount'), moveToEndOfSelection)
-  }
-
-  moveLeft(columnCount = 1, { moveToEndOfSelection = false }: { moveToEndOfSelection?: boolean } = {}): void {
-    checkCount(columnCount, 'columnCount')
-    const range = this.marker.getScreenRange()
-    if (moveToEndOfSelection && !range.isEmpty()) {
-      this.setScreenPosition(range.start)
-      return
-    }
-    let { row, column } = this.getScreenPosition()
-    let count = columnCount
-    while (count > column && row > 0) {
-      count -= column + 1
-      column = this.editor.lineLengthForScreenRow(--row)
-    }
-    this.setScreenPosition([row, Math.max(0, column - count)], { clipDirection: 'backward' })
-  }
-
-  moveRight(columnCount = 1, { moveToEndOfSelection = false }: { moveToEndOfSelection?: boolean } = {}): void {
-    checkCount(columnCount, 'columnCount')
-    const range = this.marker.getScreenRange()
-    if (moveToEndOfSelection && !range.isEmpty()) {
-      this.setScreenPosition(range.end)
-      return
-    }
-    let { row, column } = this.getScreenPosition()
-    const lastRow = this.editor.getScreenLineCount() - 1
-    let remaining = this.editor.lineLengthForScreenRow(row) - column
-    let count = columnCount
-    while (count > remaining && row < lastRow) {
-      count -= remaining + 1
-      column = 0
-      remaining = this.editor.lineLengthForScreenRow(++row)
-    }
-    this.setScreenPosition([row, column + count], { clipDirection: 'forward' })
-  }
-
-  moveToTop(): void {
-    this.setBufferPosition([0, 0])
-  }
-
-  moveToBottom(): void {
-    this.setBufferPosition(this.editor.getEofBufferPosition())
-  }
-
-  moveToBeginningOfScreenLine(): void {
-    this.setScreenPosition([this.getScreenRow(), 0])
-  }
-
-  moveToBeginningOfLine(): void {
-    this.setBufferPosition([this.getBufferRow(), 0])
-  }
-
-  /** Toggles between the first non-blank character of the screen line and the line's start. */
-  moveToFirstCharacterOfLine(): void {
-    const screenRow = this.getScreenRow()
-    const lineStart = this.editor.clipScreenPosition([screenRow, 0], { skipSoftWrapIndentation: true })
-    const range = this.editor.bufferRangeForScreenRange([lineStart, [screenRow, Infinity]])
-    const text = this.editor.getTextInBufferRange(range)
-    const offset = text.search(/\S/)
-    const firstColumn = offset === -1 ? null : range.start.column + offset
-    const target = firstColumn !== null && firstColumn !== this.getBufferColumn() ? firstColumn : range.start.column
-    this.setBufferPosition([range.start.row, target])
-  }
-
-  moveToEndOfScreenLine(): void {
-    this.setScreenPosition([this.getScreenRow(), Infinity])
-  }
-
-  moveToEndOfLine(): void {
-    this.setBufferPosition([this.getBufferRow(), Infinity])
-  }
-
-  moveToBeginningOfWord(): void {
-    this.setBufferPosition(this.getBeginningOfCurrentWordBufferPosition())
-  }
-
-  moveToEndOfWord(): void {
-    this.setBufferPosition(this.getEndOfCurrentWordBufferPosition())
-  }
-
-  moveToBeginningOfNextWord(): void {
-    this.setBufferPosition(this.getBeginningOfNextWordBufferPosition())
-  }
-
-  moveToPreviousWordBoundary(): void {
-    this.setBufferPosition(this.getPreviousWordBoundaryBufferPosition())
-  }
-
-  moveToNextWordBoundary(): void {
-    this.setBufferPosition(this.getNextWordBoundaryBufferPosition())
-  }
-
-  moveToPreviousSubwordBoundary(): void {
-    this.setBufferPosition(this.getPreviousWordBoundaryBufferPosition({ wordRegex: this.subwordRegExp({ backwards: true }) }))
-  }
-
-  moveToNextSubwordBoundary(): void {
-    this.setBufferPosition(this.getNextWordBoundaryBufferPosition({ wordRegex: this.subwordRegExp() }))
-  }
-
-  skipLeadingWhitespace(): void {
-    this.assertLocal('move')
-    const position = this.getBufferPosition()
-    const end = leadingWhitespaceLength(this.getCurrentBufferLine())
-    if (end > position.column) this.setBufferPosition([position.row, end])
-  }
-
-  moveToBeginningOfNextParagraph(): void {
-    this.setBufferPosition(beginningOfNextParagraph(this.editor.buffer, this.getBufferPosition()))
-  }
-
-  moveToBeginningOfPreviousParagraph(): void {
-    this.setBufferPosition(beginningOfPreviousParagraph(this.editor.buffer, this.getBufferPosition()))
+  /** Moves the cursor by one motion of the table, clearing the selection. */
+  moveBy(motion: Motion, count: unknown = 1, options: MoveOptions = {}): void {
+    this.host.change('cursor', 'move', () => {
+      const n = motion.counted ? checkCount(count, motion.vertical ? 'rowCount' : 'columnCount') : 1
+      const screen = motion.space === 'screen'
+      let from = screen ? this.getScreenPosition() : this.getBufferPosition()
+      if (motion.counted && options.moveToEndOfSelection && !this.marker.isEmpty()) {
+        const range = this.marker.getScreenRange()
+        from = motion.backward ? range.start : range.end
+        if (!motion.vertical) {
+          this.setScreenPosition(from)
+          return
+        }
+      }
+      const context = { lines: screen ? this.editor.displayLayer : this.editor.buffer, nonWordCharacters: this.getNonWordCharacters(), goalColumn: this.state.goalColumn }
+      const target = motion.to(context, from, n)
+      if (motion.onlyForward && !target.isGreaterThan(from)) return
+      if (screen) this.setScreenPosition(target, motion.clip)
+      else this.setBufferPosition(target)
+      this.state.goalColumn = motion.vertical ? target.column : null
+    })
   }
 
   // Positions and ranges around the cursor
-
-  getPreviousWordBoundaryBufferPosition(options: WordQueryOptions = {}): Point {
-    return previousWordBoundary(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
-  }
-
-  getNextWordBoundaryBufferPosition(options: WordQueryOptions = {}): Point {
-    return nextWordBoundary(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
-  }
-
-  getBeginningOfCurrentWordBufferPosition(options: WordQueryOptions = {}): Point {
-    return beginningOfCurrentWord(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
-  }
-
-  getEndOfCurrentWordBufferPosition(options: WordQueryOptions = {}): Point {
-    return endOfCurrentWord(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
-  }
-
-  getBeginningOfNextWordBufferPosition(options: WordQueryOptions = {}): Point {
-    return beginningOfNextWord(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
-  }
 
   getCurrentWordBufferRange(options: WordQueryOptions = {}): Range {
     return currentWordRange(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
   }
 
   getCurrentLineBufferRange(options: { includeNewline?: boolean } = {}): Range {
-    return this.editor.bufferRangeForBufferRow(this.getBufferRow(), options)
+    return this.editor.buffer.rangeForRow(this.getBufferRow(), options.includeNewline ?? false)
   }
 
   getCurrentParagraphBufferRange(): Range | undefined {
@@ -350,20 +232,21 @@ export class Cursor {
 
   /** May reach back into the previous word right after a space, as Atom's does (allowPrevious). */
   getCurrentWordPrefix(): string {
-    return this.editor.getTextInBufferRange([this.getBeginningOfCurrentWordBufferPosition(), this.getBufferPosition()])
+    return this.editor.buffer.getTextInRange([this.getBeginningOfCurrentWordBufferPosition(), this.getBufferPosition()])
   }
 
   // Visibility, comparison, utilities
 
   setVisible(visible: boolean): void {
-    this.assertLocal('change the visibility of')
-    if (this.visible === visible) return
-    this.visible = visible
-    this.emitter.emit('did-change-visibility', visible)
+    this.host.change('cursor', 'change the visibility of', () => {
+      if (this.state.visible === visible) return
+      this.state.visible = visible
+      this.state.emitter.emit('did-change-visibility', visible)
+    })
   }
 
   isVisible(): boolean {
-    return this.visible
+    return this.state.visible
   }
 
   compare(otherCursor: Cursor): number {
@@ -371,7 +254,7 @@ export class Cursor {
   }
 
   clearSelection(options?: { autoscroll?: boolean }): void {
-    this.selection?.clear(options)
+    this.selection.clear(options)
   }
 
   wordRegExp(options: { includeNonWordCharacters?: boolean } = {}): RegExp {
@@ -391,40 +274,43 @@ export class Cursor {
     return firstCharacterColumn(this.getCurrentBufferLine())
   }
 
-  // Internal
-
-  /** Throws when this cursor is a peer's: the contract forbids moving it from here. */
-  assertLocal(action: string): void {
-    if (this.selection && !this.selection.isLocal()) this.selection.assertLocal(action, 'cursor')
-  }
-
-  private wordOptions(options: WordQueryOptions): WordOptions {
+  /** Internal: the word options a query with `options` runs with at this cursor. */
+  wordOptions(options: WordQueryOptions): WordOptions {
     const result: WordOptions = { wordRegex: options.wordRegex ?? this.wordRegExp(options) }
     if (options.includeNonWordCharacters !== undefined) result.includeNonWordCharacters = options.includeNonWordCharacters
     if (options.allowPrevious !== undefined) result.allowPrevious = options.allowPrevious
     return result
   }
 
-  private moveVertically(rowDelta: number, moveToEndOfSelection: boolean): void {
-    const range = this.marker.getScreenRange()
-    let { row, column } = moveToEndOfSelection && !range.isEmpty() ? (rowDelta < 0 ? range.start : range.end) : this.getScreenPosition()
-    if (this.goalColumn !== null) column = this.goalColumn
-    this.setScreenPosition([row + rowDelta, column], { skipSoftWrapIndentation: true })
-    this.goalColumn = column
-  }
-
   private changePosition(move: () => void): void {
-    this.assertLocal('move')
     // Clearing the selection and moving are one change for collaboration: one publish.
-    this.editor.batch(() => {
-      this.selection?.clear({ autoscroll: false })
+    this.host.change('cursor', 'move', () => {
+      this.selection.clear({ autoscroll: false })
       move()
     })
   }
 }
 
-/** Counts must be numbers; NaN or negative counts move nothing rather than somewhere surprising. */
-function checkCount(count: unknown, name: string): number {
-  if (typeof count !== 'number') throw new TypeError(`${name} must be a number; got ${typeof count}`)
-  return Number.isNaN(count) ? 0 : Math.max(0, count)
+/** Atom's word queries around the cursor: each is a pure word function at the cursor's position. */
+const WORD_QUERIES = {
+  getPreviousWordBoundaryBufferPosition: previousWordBoundary,
+  getNextWordBoundaryBufferPosition: nextWordBoundary,
+  getBeginningOfCurrentWordBufferPosition: beginningOfCurrentWord,
+  getEndOfCurrentWordBufferPosition: endOfCurrentWord,
+  getBeginningOfNextWordBufferPosition: beginningOfNextWord,
+} as const
+export interface Cursor extends Record<keyof typeof WORD_QUERIES, (options?: WordQueryOptions) => Point> {}
+for (const [name, query] of Object.entries(WORD_QUERIES)) {
+  const method = function (this: Cursor, options: WordQueryOptions = {}): Point {
+    return query(this.editor.buffer, this.getBufferPosition(), this.wordOptions(options))
+  }
+  Object.defineProperty(Cursor.prototype, name, { value: method, writable: true, configurable: true })
 }
+
+// Atom's names for the motions: each `Cursor#move…` runs `moveBy` with its row's motion.
+export interface Cursor extends MoveMethods {}
+defineRowMethods(Cursor.prototype, 'move', ({ motion }) =>
+  function (this: Cursor, count?: unknown, options?: MoveOptions) {
+    this.moveBy(motion, count ?? 1, options ?? {})
+  },
+)

@@ -1,9 +1,8 @@
 import type { TextBuffer } from '../buffer/text-buffer.ts'
 import type { DisplayMarker, MarkerOptions } from '../anchors/display-marker.ts'
-import type { ClipOptions } from '../display/display-layer.ts'
-import type { Clipboard } from '../editor/clipboard.ts'
+import type { DisplayLayer } from '../display/display-layer.ts'
 import type { ScopeDescriptor } from '../language/scope-descriptor.ts'
-import type { Point, PointLike } from '../point/point.ts'
+import type { PointLike } from '../point/point.ts'
 import type { Range, RangeLike } from '../point/range.ts'
 import type { Cursor, CursorPositionEvent } from './cursor.ts'
 import type { Selection, SelectionRangeEvent } from './selection.ts'
@@ -14,54 +13,74 @@ export interface WriteOptions {
   bypassReadOnly?: boolean
 }
 
+/** What Atom stores beside copied text so that paste can restore lines and indentation. */
+export interface ClipboardMetadata {
+  indentBasis?: number | undefined
+  fullLine?: boolean | undefined
+  selections?: { text: string; indentBasis?: number | undefined; fullLine?: boolean | undefined }[]
+  [key: string]: unknown
+}
+
+/** Where copies go: the editor's `Clipboard`. */
+export interface ClipboardStore {
+  write(text: string, metadata?: ClipboardMetadata): void
+  readWithMetadata(): { text: string; metadata?: ClipboardMetadata }
+}
+
 /**
- * What cursors and selections need from the editor that owns them. The TextEditor implements it;
- * keeping it narrow keeps Cursor and Selection free of the facade.
+ * The text a selection lives in, read-only: the buffer, the display layer (a `LineSource` in screen
+ * coordinates and the buffer <-> screen maps) and the editor's settings and language queries. Every
+ * selection has one, a peer's too.
  */
-export interface CursorHost {
+export interface SelectionContext {
   readonly buffer: TextBuffer
-  clipBufferPosition(position: PointLike): Point
-  clipBufferRange(range: RangeLike): Range
-  clipScreenPosition(position: PointLike, options?: ClipOptions): Point
-  clipScreenRange(range: RangeLike, options?: ClipOptions): Range
-  bufferRangeForScreenRange(range: RangeLike): Range
-  bufferRangeForBufferRow(row: number, options?: { includeNewline?: boolean }): Range
-  bufferRowForScreenRow(screenRow: number): number
-  lineTextForBufferRow(row: number): string
-  lineLengthForScreenRow(screenRow: number): number
-  getScreenLineCount(): number
-  getLastScreenRow(): number
-  getEofBufferPosition(): Point
-  getTextInBufferRange(range: RangeLike): string
-  rowRangeForParagraphAtBufferRow(row: number): Range | undefined
+  readonly displayLayer: DisplayLayer
   getSoftTabs(): boolean
   getTabLength(): number
   getTabText(): string
   getNonWordCharacters(position?: PointLike): string
   scopeDescriptorForBufferPosition(position: PointLike): ScopeDescriptor
   syntaxTreeScopeDescriptorForBufferPosition(position: PointLike): ScopeDescriptor
-  getLastCursor(): Cursor | undefined
-  getLastSelection(): Selection | undefined
-  getClipboard(): Clipboard
-  markBufferRange(range: RangeLike, options?: MarkerOptions): DisplayMarker
-  destroyFoldsContainingBufferPositions(positions: PointLike[], excludeEndpoints: boolean): void
-  foldBufferRange(range: RangeLike): number
-  addSelectionForScreenRange(range: RangeLike): Selection
-  removeSelection(selection: Selection): void
-  cursorMoved(event: CursorPositionEvent): void
-  selectionRangeChanged(event: SelectionRangeEvent): void
+  rowRangeForParagraphAtBufferRow(row: number): Range | undefined
   indentLevelForLine(line: string): number
   buildIndentString(level: number, column?: number): string
   suggestedIndentForBufferRow(row: number): number
   suggestedIndentForLineAtBufferRow(row: number, line: string): number
+  getClipboard(): ClipboardStore
+}
+
+/**
+ * What a selection may change, and how. Local selections get the editor's selection list, whose
+ * changes run inside the editor's one operation scope; a peer's selection gets a host whose `change`
+ * and `write` refuse, so peers' selections are read-only by construction.
+ */
+export interface SelectionHost {
+  /** Runs a change of a selection's range (or a cursor's position) as part of one operation. */
+  change<T>(what: 'selection' | 'cursor', action: string, fn: () => T): T
+  /** Runs a text change: read-only check, one transaction, one undo step, one publish. */
+  write<T>(name: string, options: WriteOptions, fn: () => T): T
+  /** The text changes a selection makes beyond replacing its own range (indentation, comments, folds). */
+  readonly editing: SelectionEditing
+  isLastSelection(selection: Selection): boolean
+  /** The owner's name, for messages. */
+  readonly ownerName: string
+  readonly local: boolean
+  cursorMoved(event: CursorPositionEvent): void
+  selectionRangeChanged(event: SelectionRangeEvent): void
+  selectionDestroyed(selection: Selection): void
+  lastCursor(): Cursor | undefined
+}
+
+/** The editor's text operations that selections call while editing (all inside `SelectionHost#write`). */
+export interface SelectionEditing {
+  setBufferTextInRange(range: RangeLike, text: string, options?: { normalizeLineEndings?: boolean; undo?: 'skip' }): Range
+  markBufferRange(range: RangeLike, options?: MarkerOptions): DisplayMarker
+  destroyFoldsContainingBufferPositions(positions: PointLike[], excludeEndpoints: boolean): void
+  foldBufferRange(range: RangeLike): number
+  addSelectionForScreenRange(range: RangeLike): Selection
   setIndentationForBufferRow(row: number, level: number, options?: { preserveLeadingWhitespace?: boolean }): void
   autoIndentBufferRow(row: number, options?: { preserveLeadingWhitespace?: boolean; skipBlankLines?: boolean }): void
   autoIndentBufferRows(startRow: number, endRow: number): void
   autoDecreaseIndentForBufferRow(row: number): void
   toggleLineCommentsForBufferRows(startRow: number, endRow: number): void
-  /** Runs `fn` as one batch of selection changes: collaboration publishes once, when the outermost ends. */
-  batch<T>(fn: () => T): T
-  /** Runs a text change: refuses on a read-only editor (unless bypassed), one transaction, one undo step. */
-  mutateText<T>(name: string, options: WriteOptions, fn: () => T): T
-  setBufferTextInRange(range: RangeLike, text: string, options?: { normalizeLineEndings?: boolean; undo?: 'skip' }): Range
 }

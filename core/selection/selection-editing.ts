@@ -1,6 +1,6 @@
 import { Range } from '../point/range.ts'
 import type { Selection } from './selection.ts'
-import type { WriteOptions } from './host.ts'
+import type { SelectionEditing, WriteOptions } from './host.ts'
 
 export interface InsertTextOptions extends WriteOptions {
   select?: boolean
@@ -19,13 +19,13 @@ export interface InsertTextOptions extends WriteOptions {
 const NON_WHITESPACE = /\S/
 
 /** Atom's Selection#insertText: replace the selection, keeping relative indentation of pasted lines. */
-export function insertTextIntoSelection(selection: Selection, text: string, options: InsertTextOptions): Range {
+export function insertTextIntoSelection(selection: Selection, editing: SelectionEditing, text: string, options: InsertTextOptions): Range {
   const editor = selection.editor
   const oldBufferRange = selection.getBufferRange()
   const wasReversed = selection.isReversed()
   selection.clear(options)
 
-  const precedingText = editor.getTextInBufferRange([[oldBufferRange.start.row, 0], oldBufferRange.start])
+  const precedingText = editor.buffer.getTextInRange([[oldBufferRange.start.row, 0], oldBufferRange.start])
   const remainingLines = text.split('\n')
   const firstInsertedLine = remainingLines.shift()!
   let desiredIndentLevel: number | null = null
@@ -46,7 +46,7 @@ export function insertTextIntoSelection(selection: Selection, text: string, opti
   let newText = firstInsertedLine
   if (remainingLines.length > 0) newText += `\n${remainingLines.join('\n')}`
 
-  const newBufferRange = editor.setBufferTextInRange(oldBufferRange, newText, {
+  const newBufferRange = editing.setBufferTextInRange(oldBufferRange, newText, {
     normalizeLineEndings: options.normalizeLineEndings ?? true,
     undo: options.undo,
   })
@@ -55,12 +55,12 @@ export function insertTextIntoSelection(selection: Selection, text: string, opti
   else selection.cursor.setBufferPosition(newBufferRange.end)
 
   if (autoIndentFirstLine && desiredIndentLevel !== null) {
-    editor.setIndentationForBufferRow(oldBufferRange.start.row, desiredIndentLevel)
+    editing.setIndentationForBufferRow(oldBufferRange.start.row, desiredIndentLevel)
   }
   if (options.autoIndentNewline && newText === '\n') {
-    editor.autoIndentBufferRow(newBufferRange.end.row, { preserveLeadingWhitespace: true, skipBlankLines: false })
+    editing.autoIndentBufferRow(newBufferRange.end.row, { preserveLeadingWhitespace: true, skipBlankLines: false })
   } else if (options.autoDecreaseIndent && NON_WHITESPACE.test(newText)) {
-    editor.autoDecreaseIndentForBufferRow(newBufferRange.start.row)
+    editing.autoDecreaseIndentForBufferRow(newBufferRange.start.row)
   }
   return newBufferRange
 }
@@ -84,12 +84,11 @@ function adjustIndent(selection: Selection, lines: string[], adjustment: number)
  * Atom's Selection#joinLines: joins each selected row with the next one, separated by one space,
  * removing the trailing whitespace above and the leading whitespace below.
  */
-export function joinSelectedLines(selection: Selection): void {
-  const editor = selection.editor
-  const buffer = editor.buffer
+export function joinSelectedLines(selection: Selection, editing: SelectionEditing): void {
+  const buffer = selection.editor.buffer
   const selectedRange = selection.getBufferRange()
   if (selectedRange.isEmpty() && selectedRange.start.row === buffer.getLastRow()) return
-  const joinMarker = selectedRange.isEmpty() ? null : editor.markBufferRange(selectedRange, { invalidate: 'never' })
+  const joinMarker = selectedRange.isEmpty() ? null : editing.markBufferRange(selectedRange, { invalidate: 'never' })
   const cursor = selection.cursor
   const rowCount = Math.max(1, selectedRange.getRowCount() - 1)
   const row = selectedRange.start.row
@@ -97,7 +96,7 @@ export function joinSelectedLines(selection: Selection): void {
     for (let i = 0; i < rowCount; i++) {
       const line = buffer.lineForRow(row) ?? ''
       const trailing = line.match(/[ \t]+$/)
-      if (trailing) buffer.delete([[row, line.length - trailing[0].length], [row, line.length]])
+      if (trailing) editing.setBufferTextInRange([[row, line.length - trailing[0].length], [row, line.length]], '')
       const nextRow = row + 1
       const insertSpace = nextRow <= buffer.getLastRow() && buffer.lineLengthForRow(nextRow) > 0 && buffer.lineLengthForRow(row) > 0
       const end = buffer.lineLengthForRow(row)
@@ -109,7 +108,7 @@ export function joinSelectedLines(selection: Selection): void {
       // As Atom: a whitespace-only next row keeps its whitespace (only the line break goes).
       const firstNonBlank = nextLine.search(/\S/)
       const leading = firstNonBlank === -1 ? 0 : firstNonBlank
-      buffer.setTextInRange([[row, end], [nextRow, leading]], insertSpace ? ' ' : '', { normalizeLineEndings: false })
+      editing.setBufferTextInRange([[row, end], [nextRow, leading]], insertSpace ? ' ' : '', { normalizeLineEndings: false })
       cursor.setBufferPosition([row, end])
     }
     if (joinMarker) selection.setBufferRange(joinMarker.getBufferRange())
@@ -119,13 +118,14 @@ export function joinSelectedLines(selection: Selection): void {
 }
 
 /** Atom's Selection#deleteLine: the cursor's screen line (a folded block whole), or the selected rows. */
-export function deleteSelectedLines(selection: Selection): void {
+export function deleteSelectedLines(selection: Selection, _editing: SelectionEditing): void {
   const range = selection.getBufferRange()
   const buffer = selection.editor.buffer
+  const display = selection.editor.displayLayer
   if (range.isEmpty()) {
     const screenRow = selection.cursor.getScreenRow()
-    const startRow = selection.editor.bufferRowForScreenRow(screenRow)
-    const nextRow = screenRow < selection.editor.getLastScreenRow() ? selection.editor.bufferRowForScreenRow(screenRow + 1) : startRow
+    const startRow = display.bufferRowForScreenRow(screenRow)
+    const nextRow = screenRow < display.getLastScreenRow() ? display.bufferRowForScreenRow(screenRow + 1) : startRow
     buffer.deleteRows(startRow, Math.max(startRow, nextRow - 1))
   } else {
     let end = range.end.row
@@ -136,13 +136,13 @@ export function deleteSelectedLines(selection: Selection): void {
 }
 
 /** Removes one level of leading indentation (a tab, or up to tabLength spaces) from each selected row. */
-export function outdentSelectedRows(selection: Selection): void {
+export function outdentSelectedRows(selection: Selection, editing: SelectionEditing): void {
   const [start, end] = selection.getBufferRowRange()
   const buffer = selection.editor.buffer
   const leadingTab = new RegExp(`^( {1,${selection.editor.getTabLength()}}|\t)`)
   for (let row = start; row <= end; row++) {
     const match = (buffer.lineForRow(row) ?? '').match(leadingTab)
-    if (match && match[0].length > 0) buffer.delete([[row, 0], [row, match[0].length]])
+    if (match && match[0].length > 0) editing.setBufferTextInRange([[row, 0], [row, match[0].length]], '')
   }
 }
 
@@ -150,8 +150,8 @@ export function outdentSelectedRows(selection: Selection): void {
 export function copySelection(selection: Selection, maintainClipboard: boolean, fullLine: boolean): void {
   if (selection.isEmpty()) return
   const { start, end } = selection.getBufferRange()
-  const selectionText = selection.editor.getTextInBufferRange([start, end])
-  const precedingText = selection.editor.getTextInBufferRange([[start.row, 0], start])
+  const selectionText = selection.editor.buffer.getTextInRange([start, end])
+  const precedingText = selection.editor.buffer.getTextInRange([[start.row, 0], start])
   const indentBasis = selection.editor.indentLevelForLine(precedingText)
   const clipboard = selection.editor.getClipboard()
   if (maintainClipboard) {
@@ -168,7 +168,7 @@ export function copySelection(selection: Selection, maintainClipboard: boolean, 
 }
 
 /** With an empty selection: auto-indents the row, or inserts a tab's width; otherwise indents every row. */
-export function indentSelection(selection: Selection, options: WriteOptions & { autoIndent?: boolean }): void {
+export function indentSelection(selection: Selection, _editing: SelectionEditing, options: WriteOptions & { autoIndent?: boolean }): void {
   const { row } = selection.cursor.getBufferPosition()
   if (!selection.isEmpty()) {
     selection.indentSelectedRows(options)
@@ -186,18 +186,19 @@ export function indentSelection(selection: Selection, options: WriteOptions & { 
 }
 
 /** Adds a selection on the nearest screen row above or below that the goal range fits (skipping empty rows). */
-export function addSelectionVertically(selection: Selection, direction: 1 | -1): void {
+export function addSelectionVertically(selection: Selection, editing: SelectionEditing, direction: 1 | -1): void {
   const goal = selection.getGoalScreenRange()
-  const lastScreenRow = selection.editor.getLastScreenRow()
+  const display = selection.editor.displayLayer
+  const lastScreenRow = display.getLastScreenRow()
   for (let row = goal.end.row + direction; row >= 0 && row <= lastScreenRow; row += direction) {
     const range = new Range([row, goal.start.column], [row, goal.end.column])
-    const clipped = selection.editor.clipScreenRange(range, { skipSoftWrapIndentation: true })
+    const clipped = display.clipScreenRange(range, { skipSoftWrapIndentation: true })
     if (range.isEmpty()) {
       if (range.end.column > 0 && clipped.end.column === 0) continue
     } else if (clipped.isEmpty()) {
       continue
     }
-    const added = selection.editor.addSelectionForScreenRange(clipped)
+    const added = editing.addSelectionForScreenRange(clipped)
     added.setGoalScreenRange(range)
     break
   }

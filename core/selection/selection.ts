@@ -1,10 +1,13 @@
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
+import { delegate } from '../events/delegate.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
+import { selectWordRange, type WordOptions } from '../motions/word.ts'
 import type { DisplayMarker, MarkerChangeEvent } from '../anchors/display-marker.ts'
-import type { Cursor, CursorPositionEvent } from './cursor.ts'
-import type { CursorHost, WriteOptions } from './host.ts'
+import { Cursor, type CursorEvents, type CursorPositionEvent, type CursorState } from './cursor.ts'
+import type { SelectionContext, SelectionHost, WriteOptions } from './host.ts'
+import { type DeleteMethods, type Motion, MOTIONS, type SelectMethods, defineRowMethods } from './motion-table.ts'
 import {
   addSelectionVertically,
   copySelection,
@@ -37,25 +40,18 @@ interface SelectionEvents {
   'did-destroy': undefined
 }
 
-/** Who a selection belongs to: this editor's user, or a peer (whose selections are read-only here). */
-export interface SelectionOwner {
-  readonly local: boolean
-  readonly name: string
-  /** A peer's last selection: what `isLastSelection` answers about for that peer's selections. */
-  getLastSelection?(): Selection | undefined
-}
-
-const LOCAL_OWNER: SelectionOwner = { local: true, name: '' }
-
 let nextSelectionId = 0
 
-/** A range of text with a cursor at its head, as Atom's `Selection`. */
+/**
+ * A range of text with a cursor at its head, as Atom's `Selection`. Selecting and deleting by a motion
+ * (`selectUp`, `deleteToEndOfWord`, …) are generated from the motion table; every change runs through
+ * the host, which for a peer's selection refuses: peers' selections are read-only by construction.
+ */
 export class Selection {
   readonly id = nextSelectionId++
   readonly cursor: Cursor
   readonly marker: DisplayMarker
-  readonly editor: CursorHost
-  readonly owner: SelectionOwner
+  readonly editor: SelectionContext
   destroyed = false
   wordwise = false
   linewise = false
@@ -63,35 +59,32 @@ export class Selection {
   private goalScreenRange: Range | null = null
   private retainSelection = false
   private readonly emitter = new Emitter<SelectionEvents>()
+  private readonly cursorState: CursorState = { goalColumn: null, visible: true, emitter: new Emitter<CursorEvents>() }
   private markerSubscription: Disposable | null = null
 
-  constructor(editor: CursorHost, cursor: Cursor, marker: DisplayMarker, owner: SelectionOwner = LOCAL_OWNER) {
+  constructor(
+    editor: SelectionContext,
+    private readonly host: SelectionHost,
+    marker: DisplayMarker,
+  ) {
     this.editor = editor
-    this.cursor = cursor
     this.marker = marker
-    this.owner = owner
-    cursor.selection = this
+    this.cursor = new Cursor(this, editor, host, this.cursorState)
     // A peer's selection resolves positions only when somebody listens; ours always feed the editor.
-    if (owner.local) this.subscribeToMarker()
+    if (host.local) this.subscribeToMarker()
     marker.onDidDestroy(() => this.markerDidDestroy())
   }
 
   destroy(): void {
-    this.assertLocal('destroy')
-    this.marker.destroy()
-  }
-
-  /** Internal: destroys a peer's selection when the peer leaves. */
-  destroyRemote(): void {
-    this.marker.destroy()
+    this.host.change('selection', 'destroy', () => this.marker.destroy())
   }
 
   isLastSelection(): boolean {
-    return this === (this.owner.local ? this.editor.getLastSelection() : this.owner.getLastSelection?.())
+    return this.host.isLastSelection(this)
   }
 
   isLocal(): boolean {
-    return this.owner.local
+    return this.host.local
   }
 
   getCursor(): Cursor {
@@ -118,24 +111,17 @@ export class Selection {
 
   // Range
 
-  getScreenRange(): Range {
-    return this.marker.getScreenRange()
-  }
-
   setScreenRange(screenRange: RangeLike, options: SetRangeOptions = {}): void {
-    this.setBufferRange(this.editor.bufferRangeForScreenRange(Range.fromObject(screenRange, false, 'screenRange')), options)
-  }
-
-  getBufferRange(): Range {
-    return this.marker.getBufferRange()
+    this.setBufferRange(this.editor.displayLayer.bufferRangeForScreenRange(Range.fromObject(screenRange, false, 'screenRange')), options)
   }
 
   setBufferRange(bufferRange: RangeLike, options: SetRangeOptions = {}): void {
-    this.assertLocal('change the range of')
-    const range = this.editor.clipBufferRange(Range.fromObject(bufferRange, false, 'bufferRange'))
-    const reversed = options.reversed ?? this.isReversed()
-    if (!options.preserveFolds) this.editor.destroyFoldsContainingBufferPositions([range.start, range.end], true)
-    this.modifySelection(() => this.marker.setBufferRange(range, { reversed }))
+    this.host.change('selection', 'change the range of', () => {
+      const range = this.editor.buffer.clipRange(Range.fromObject(bufferRange, false, 'bufferRange'))
+      const reversed = options.reversed ?? this.isReversed()
+      if (!options.preserveFolds) this.host.editing.destroyFoldsContainingBufferPositions([range.start, range.end], true)
+      this.modifySelection(() => this.marker.setBufferRange(range, { reversed }))
+    })
   }
 
   /** Rows the selection covers; a selection ending at column 0 does not include that row. */
@@ -147,30 +133,10 @@ export class Selection {
     return [start, end]
   }
 
-  getTailScreenPosition(): Point {
-    return this.marker.getTailScreenPosition()
-  }
-
-  getTailBufferPosition(): Point {
-    return this.marker.getTailBufferPosition()
-  }
-
-  getHeadScreenPosition(): Point {
-    return this.marker.getHeadScreenPosition()
-  }
-
-  getHeadBufferPosition(): Point {
-    return this.marker.getHeadBufferPosition()
-  }
-
   // Info
 
   isEmpty(): boolean {
     return this.getBufferRange().isEmpty()
-  }
-
-  isReversed(): boolean {
-    return this.marker.isReversed()
   }
 
   isSingleScreenLine(): boolean {
@@ -201,10 +167,11 @@ export class Selection {
 
   clear(options: { autoscroll?: boolean } = {}): void {
     void options
-    this.assertLocal('clear')
-    this.goalScreenRange = null
-    if (!this.retainSelection) this.marker.clearTail()
-    this.finalize()
+    this.host.change('selection', 'clear', () => {
+      this.goalScreenRange = null
+      if (!this.retainSelection) this.marker.clearTail()
+      this.finalize()
+    })
   }
 
   selectToScreenPosition(position: PointLike, options: { autoscroll?: boolean } = {}): void {
@@ -227,93 +194,18 @@ export class Selection {
     this.modifySelection(() => this.cursor.setBufferPosition(point))
   }
 
-  selectRight(columnCount = 1): void {
-    this.modifySelection(() => this.cursor.moveRight(columnCount))
-  }
-
-  selectLeft(columnCount = 1): void {
-    this.modifySelection(() => this.cursor.moveLeft(columnCount))
-  }
-
-  selectUp(rowCount = 1): void {
-    this.modifySelection(() => this.cursor.moveUp(rowCount))
-  }
-
-  selectDown(rowCount = 1): void {
-    this.modifySelection(() => this.cursor.moveDown(rowCount))
-  }
-
-  selectToTop(): void {
-    this.modifySelection(() => this.cursor.moveToTop())
-  }
-
-  selectToBottom(): void {
-    this.modifySelection(() => this.cursor.moveToBottom())
-  }
-
   selectAll(): void {
     this.setBufferRange(this.editor.buffer.getRange(), { autoscroll: false })
   }
 
-  selectToBeginningOfLine(): void {
-    this.modifySelection(() => this.cursor.moveToBeginningOfLine())
-  }
-
-  selectToFirstCharacterOfLine(): void {
-    this.modifySelection(() => this.cursor.moveToFirstCharacterOfLine())
-  }
-
-  /** To the end of the screen line (see selectToEndOfBufferLine). */
-  selectToEndOfLine(): void {
-    this.modifySelection(() => this.cursor.moveToEndOfScreenLine())
-  }
-
-  selectToEndOfBufferLine(): void {
-    this.modifySelection(() => this.cursor.moveToEndOfLine())
-  }
-
-  selectToBeginningOfWord(): void {
-    this.modifySelection(() => this.cursor.moveToBeginningOfWord())
-  }
-
-  selectToEndOfWord(): void {
-    this.modifySelection(() => this.cursor.moveToEndOfWord())
-  }
-
-  selectToBeginningOfNextWord(): void {
-    this.modifySelection(() => this.cursor.moveToBeginningOfNextWord())
-  }
-
-  selectToPreviousWordBoundary(): void {
-    this.modifySelection(() => this.cursor.moveToPreviousWordBoundary())
-  }
-
-  selectToNextWordBoundary(): void {
-    this.modifySelection(() => this.cursor.moveToNextWordBoundary())
-  }
-
-  selectToPreviousSubwordBoundary(): void {
-    this.modifySelection(() => this.cursor.moveToPreviousSubwordBoundary())
-  }
-
-  selectToNextSubwordBoundary(): void {
-    this.modifySelection(() => this.cursor.moveToNextSubwordBoundary())
-  }
-
-  selectToBeginningOfNextParagraph(): void {
-    this.modifySelection(() => this.cursor.moveToBeginningOfNextParagraph())
-  }
-
-  selectToBeginningOfPreviousParagraph(): void {
-    this.modifySelection(() => this.cursor.moveToBeginningOfPreviousParagraph())
+  /** Extends the head by one motion of the table, keeping the tail. */
+  selectBy(motion: Motion, count: unknown = 1): void {
+    this.modifySelection(() => this.cursor.moveBy(motion, count))
   }
 
   /** Selects the word under the cursor and returns its range (Atom returns nothing; the seed does). */
   selectWord(options: { wordRegex?: RegExp; includeNonWordCharacters?: boolean } & SetRangeOptions = {}): Range {
-    const wordOptions = { ...options }
-    if (this.cursor.isSurroundedByWhitespace()) wordOptions.wordRegex = /[\t ]*/g
-    if (this.cursor.isBetweenWordAndNonWord()) wordOptions.includeNonWordCharacters = false
-    const range = this.cursor.getCurrentWordBufferRange(wordOptions)
+    const range = selectWordRange(this.editor.buffer, this.cursor.getBufferPosition(), this.wordOptions(options))
     this.setBufferRange(range, options)
     this.wordwise = true
     this.initialScreenRange = this.getScreenRange()
@@ -326,10 +218,10 @@ export class Selection {
 
   selectLine(row?: number, options: SetRangeOptions = {}): void {
     if (row !== undefined && row !== null) {
-      this.setBufferRange(this.editor.bufferRangeForBufferRow(row, { includeNewline: true }), options)
+      this.setBufferRange(this.editor.buffer.rangeForRow(row, true), options)
     } else {
-      const startRange = this.editor.bufferRangeForBufferRow(this.marker.getStartBufferPosition().row)
-      const endRange = this.editor.bufferRangeForBufferRow(this.marker.getEndBufferPosition().row, { includeNewline: true })
+      const startRange = this.editor.buffer.rangeForRow(this.marker.getStartBufferPosition().row, false)
+      const endRange = this.editor.buffer.rangeForRow(this.marker.getEndBufferPosition().row, true)
       this.setBufferRange(startRange.union(endRange), options)
     }
     this.linewise = true
@@ -347,52 +239,22 @@ export class Selection {
 
   insertText(text: string, options: InsertTextOptions = {}): Range {
     if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}`)
-    return this.write('insertText', options, () => insertTextIntoSelection(this, text, options))
+    return this.write('insertText', options, () => insertTextIntoSelection(this, this.host.editing, text, options))
   }
 
-  backspace(options: WriteOptions = {}): void {
-    this.write('backspace', options, () => {
-      if (this.isEmpty()) this.selectLeft()
+  /** Deletes the selection, or with none, from the cursor to where one motion of the table goes. */
+  deleteBy(motion: Motion, options: WriteOptions = {}, name = 'delete'): void {
+    this.write(name, options, () => {
+      if (this.isEmpty()) this.selectBy(motion)
       this.deleteSelectedText(options)
     })
-  }
-
-  deleteToPreviousWordBoundary(options: WriteOptions = {}): void {
-    this.deleteAfterSelecting('deleteToPreviousWordBoundary', options, () => this.selectToPreviousWordBoundary())
-  }
-
-  deleteToNextWordBoundary(options: WriteOptions = {}): void {
-    this.deleteAfterSelecting('deleteToNextWordBoundary', options, () => this.selectToNextWordBoundary())
-  }
-
-  deleteToBeginningOfWord(options: WriteOptions = {}): void {
-    this.deleteAfterSelecting('deleteToBeginningOfWord', options, () => this.selectToBeginningOfWord())
-  }
-
-  deleteToEndOfWord(options: WriteOptions = {}): void {
-    this.deleteAfterSelecting('deleteToEndOfWord', options, () => this.selectToEndOfWord())
-  }
-
-  deleteToBeginningOfSubword(options: WriteOptions = {}): void {
-    this.deleteAfterSelecting('deleteToBeginningOfSubword', options, () => this.selectToPreviousSubwordBoundary())
-  }
-
-  deleteToEndOfSubword(options: WriteOptions = {}): void {
-    this.deleteAfterSelecting('deleteToEndOfSubword', options, () => this.selectToNextSubwordBoundary())
   }
 
   /** From the line start up to the selection start (forward), or through its end (reversed). */
   deleteToBeginningOfLine(options: WriteOptions = {}): void {
     this.write('deleteToBeginningOfLine', options, () => {
-      if (this.isEmpty() && this.cursor.isAtBeginningOfLine()) this.selectLeft()
-      else this.selectToBeginningOfLine()
-      this.deleteSelectedText(options)
-    })
-  }
-
-  delete(options: WriteOptions = {}): void {
-    this.write('delete', options, () => {
-      if (this.isEmpty()) this.selectRight()
+      if (this.isEmpty() && this.cursor.isAtBeginningOfLine()) this.selectBy(MOTIONS.moveLeft)
+      else this.selectBy(MOTIONS.moveToBeginningOfLine)
       this.deleteSelectedText(options)
     })
   }
@@ -401,10 +263,10 @@ export class Selection {
     this.write('deleteToEndOfLine', options, () => {
       if (this.isEmpty()) {
         if (this.cursor.isAtEndOfLine()) {
-          this.delete(options)
+          this.deleteBy(MOTIONS.moveRight, options)
           return
         }
-        this.selectToEndOfLine()
+        this.selectBy(MOTIONS.moveToEndOfScreenLine)
       }
       this.deleteSelectedText(options)
     })
@@ -413,47 +275,47 @@ export class Selection {
   deleteSelectedText(options: WriteOptions = {}): void {
     this.write('deleteSelectedText', options, () => {
       const range = this.getBufferRange()
-      if (!range.isEmpty()) this.editor.buffer.delete(range)
+      if (!range.isEmpty()) this.host.editing.setBufferTextInRange(range, '')
       this.cursor.setBufferPosition(range.start)
     })
   }
 
   deleteLine(options: WriteOptions = {}): void {
-    this.write('deleteLine', options, () => deleteSelectedLines(this))
+    this.write('deleteLine', options, () => deleteSelectedLines(this, this.host.editing))
   }
 
   joinLines(options: WriteOptions = {}): void {
-    this.write('joinLines', options, () => joinSelectedLines(this))
+    this.write('joinLines', options, () => joinSelectedLines(this, this.host.editing))
   }
 
   outdentSelectedRows(options: WriteOptions = {}): void {
-    this.write('outdentSelectedRows', options, () => outdentSelectedRows(this))
+    this.write('outdentSelectedRows', options, () => outdentSelectedRows(this, this.host.editing))
   }
 
   autoIndentSelectedRows(options: WriteOptions = {}): void {
     this.write('autoIndentSelectedRows', options, () => {
       const [start, end] = this.getBufferRowRange()
-      this.editor.autoIndentBufferRows(start, end)
+      this.host.editing.autoIndentBufferRows(start, end)
     })
   }
 
   toggleLineComments(options: WriteOptions = {}): void {
     this.write('toggleLineComments', options, () => {
       const [start, end] = this.getBufferRowRange()
-      this.editor.toggleLineCommentsForBufferRows(start, end)
+      this.host.editing.toggleLineCommentsForBufferRows(start, end)
     })
   }
 
   cutToEndOfLine(maintainClipboard = false, options: WriteOptions = {}): void {
     this.write('cutToEndOfLine', options, () => {
-      if (this.isEmpty()) this.selectToEndOfLine()
+      if (this.isEmpty()) this.selectBy(MOTIONS.moveToEndOfScreenLine)
       this.cut(maintainClipboard, false, options)
     })
   }
 
   cutToEndOfBufferLine(maintainClipboard = false, options: WriteOptions = {}): void {
     this.write('cutToEndOfBufferLine', options, () => {
-      if (this.isEmpty()) this.selectToEndOfBufferLine()
+      if (this.isEmpty()) this.selectBy(MOTIONS.moveToEndOfLine)
       this.cut(maintainClipboard, false, options)
     })
   }
@@ -461,7 +323,7 @@ export class Selection {
   cut(maintainClipboard = false, fullLine = false, options: WriteOptions = {}): void {
     this.write('cut', options, () => {
       this.copy(maintainClipboard, fullLine)
-      this.delete(options)
+      this.deleteBy(MOTIONS.moveRight, options)
     })
   }
 
@@ -471,16 +333,17 @@ export class Selection {
   }
 
   fold(): void {
-    this.assertLocal('fold')
-    const range = this.getBufferRange()
-    if (range.isEmpty()) return
-    this.editor.foldBufferRange(range)
-    this.cursor.setBufferPosition(range.end)
+    this.host.change('selection', 'fold', () => {
+      const range = this.getBufferRange()
+      if (range.isEmpty()) return
+      this.host.editing.foldBufferRange(range)
+      this.cursor.setBufferPosition(range.end)
+    })
   }
 
   /** With an empty selection: auto-indents the row, or inserts a tab; otherwise indents every row. */
   indent(options: WriteOptions & { autoIndent?: boolean } = {}): void {
-    this.write('indent', options, () => indentSelection(this, options))
+    this.write('indent', options, () => indentSelection(this, this.host.editing, options))
   }
 
   indentSelectedRows(options: WriteOptions = {}): void {
@@ -488,7 +351,7 @@ export class Selection {
       const [start, end] = this.getBufferRowRange()
       const buffer = this.editor.buffer
       for (let row = start; row <= end; row++) {
-        if (buffer.lineLengthForRow(row) !== 0) buffer.insert([row, 0], this.editor.getTabText())
+        if (buffer.lineLengthForRow(row) !== 0) this.host.editing.setBufferTextInRange([[row, 0], [row, 0]], this.editor.getTabText())
       }
     })
   }
@@ -496,19 +359,16 @@ export class Selection {
   // Multiple selections
 
   addSelectionBelow(): void {
-    this.assertLocal('add a selection next to')
-    addSelectionVertically(this, 1)
+    this.host.change('selection', 'add a selection next to', () => addSelectionVertically(this, this.host.editing, 1))
   }
 
   addSelectionAbove(): void {
-    this.assertLocal('add a selection next to')
-    addSelectionVertically(this, -1)
+    this.host.change('selection', 'add a selection next to', () => addSelectionVertically(this, this.host.editing, -1))
   }
 
   /** Absorbs `otherSelection` (union of ranges and goal ranges), then destroys it. */
   merge(otherSelection: Selection, options: SetRangeOptions = {}): void {
-    this.assertLocal('merge')
-    this.editor.batch(() => this.mergeWith(otherSelection, options))
+    this.host.change('selection', 'merge', () => this.mergeWith(otherSelection, options))
   }
 
   private mergeWith(otherSelection: Selection, options: SetRangeOptions): void {
@@ -530,50 +390,41 @@ export class Selection {
   }
 
   setGoalScreenRange(range: RangeLike): void {
-    this.assertLocal('set the goal range of')
-    this.goalScreenRange = Range.fromObject(range)
+    this.host.change('selection', 'set the goal range of', () => {
+      this.goalScreenRange = Range.fromObject(range)
+    })
   }
 
   // Internal
 
   /** Plants a tail, runs `fn` (which moves the head), and keeps the tail where it was. */
   modifySelection(fn: () => void): void {
-    this.assertLocal('change')
-    this.retainSelection = true
-    try {
-      // One batch: collaboration publishes the final range once, not each step of the change.
-      this.editor.batch(() => {
+    // One change: collaboration publishes the final range once, not each step of the change.
+    this.host.change('selection', 'change', () => {
+      this.retainSelection = true
+      try {
         this.marker.plantTail()
         fn()
-      })
-    } finally {
-      this.retainSelection = false
-    }
-  }
-
-  plantTail(): void {
-    this.assertLocal('change')
-    this.marker.plantTail()
-  }
-
-  assertLocal(action: string, what: 'selection' | 'cursor' = 'selection'): void {
-    if (!this.owner.local) {
-      throw new Error(`Cannot ${action} this ${what}: it belongs to another user (${this.owner.name || 'a peer'})`)
-    }
-  }
-
-  private write<T>(name: string, options: WriteOptions, fn: () => T): T {
-    this.assertLocal('edit through')
-    return this.editor.mutateText(name, options, fn)
-  }
-
-  private deleteAfterSelecting(name: string, options: WriteOptions, select: () => void): void {
-    this.write(name, options, () => {
-      if (this.isEmpty()) select()
-      this.deleteSelectedText(options)
+      } finally {
+        this.retainSelection = false
+      }
     })
   }
 
+  plantTail(): void {
+    this.host.change('selection', 'change', () => this.marker.plantTail())
+  }
+
+  private write<T>(name: string, options: WriteOptions, fn: () => T): T {
+    return this.host.write(name, options, fn)
+  }
+
+  private wordOptions(options: { wordRegex?: RegExp; includeNonWordCharacters?: boolean }): WordOptions {
+    const result: WordOptions = { nonWordCharacters: this.cursor.getNonWordCharacters() }
+    if (options.wordRegex !== undefined) result.wordRegex = options.wordRegex
+    if (options.includeNonWordCharacters !== undefined) result.includeNonWordCharacters = options.includeNonWordCharacters
+    return result
+  }
 
   private finalize(): void {
     if (!this.initialScreenRange || !this.initialScreenRange.isEqual(this.getScreenRange())) this.initialScreenRange = null
@@ -587,7 +438,7 @@ export class Selection {
     const { oldHeadBufferPosition, oldTailBufferPosition, newHeadBufferPosition, newTailBufferPosition } = event
     const { oldHeadScreenPosition, oldTailScreenPosition, newHeadScreenPosition, newTailScreenPosition, textChanged } = event
     if (!oldHeadScreenPosition.isEqual(newHeadScreenPosition) || !oldHeadBufferPosition.isEqual(newHeadBufferPosition)) {
-      this.cursor.goalColumn = null
+      this.cursorState.goalColumn = null
       const cursorEvent: CursorPositionEvent = {
         oldBufferPosition: oldHeadBufferPosition,
         oldScreenPosition: oldHeadScreenPosition,
@@ -596,8 +447,8 @@ export class Selection {
         textChanged,
         cursor: this.cursor,
       }
-      this.cursor.emitter.emit('did-change-position', cursorEvent)
-      if (this.owner.local) this.editor.cursorMoved(cursorEvent)
+      this.cursorState.emitter.emit('did-change-position', cursorEvent)
+      this.host.cursorMoved(cursorEvent)
     }
     const rangeEvent: SelectionRangeEvent = {
       oldBufferRange: new Range(oldHeadBufferPosition, oldTailBufferPosition),
@@ -607,21 +458,40 @@ export class Selection {
       selection: this,
     }
     this.emitter.emit('did-change-range', rangeEvent)
-    if (this.owner.local) this.editor.selectionRangeChanged(rangeEvent)
+    this.host.selectionRangeChanged(rangeEvent)
   }
 
   private markerDidDestroy(): void {
     if (this.destroyed) return
     this.destroyed = true
-    this.cursor.destroyed = true
     this.markerSubscription?.dispose()
-    this.editor.removeSelection(this)
+    this.host.selectionDestroyed(this)
     try {
-      this.cursor.emitter.emit('did-destroy')
+      this.cursorState.emitter.emit('did-destroy')
       this.emitter.emit('did-destroy')
     } finally {
-      this.cursor.emitter.dispose()
+      this.cursorState.emitter.dispose()
       this.emitter.dispose()
     }
   }
 }
+
+/** What a selection answers from its marker unchanged. */
+const MARKER_QUERIES = [
+  'getScreenRange', 'getBufferRange', 'getTailScreenPosition', 'getTailBufferPosition', 'getHeadScreenPosition', 'getHeadBufferPosition', 'isReversed',
+] as const
+export interface Selection extends Pick<DisplayMarker, (typeof MARKER_QUERIES)[number]> {}
+delegate(Selection.prototype, (selection) => selection.marker, MARKER_QUERIES)
+
+// Atom's names for selecting and deleting by a motion: each runs `selectBy` or `deleteBy` with its row's motion.
+export interface Selection extends SelectMethods, DeleteMethods<WriteOptions> {}
+defineRowMethods(Selection.prototype, 'select', ({ motion }) =>
+  function (this: Selection, count?: unknown) {
+    this.selectBy(motion, count ?? 1)
+  },
+)
+defineRowMethods(Selection.prototype, 'delete', ({ motion, delete: name }) =>
+  function (this: Selection, options?: WriteOptions) {
+    this.deleteBy(motion, options ?? {}, name!)
+  },
+)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { paragraphRowRange } from '../../core/language/paragraph.ts'
+import { paragraphRowRange } from '../../core/motions/paragraph.ts'
 import type { LanguageId } from '../../core/language/registry.ts'
 import { fixture } from './helpers.ts'
 
@@ -32,8 +32,10 @@ describe('isRowCommented', () => {
 describe('paragraphRowRange', () => {
   function paragraphs(id: LanguageId, text: string): ({ startRow: number; endRow: number } | null)[] {
     const { buffer, mode } = fixture(id, text)
-    const source = { lineForRow: (row: number) => buffer.lineForRow(row), getLineCount: () => buffer.getLineCount(), isRowCommented: (row: number) => mode.isRowCommented(row) }
-    return Array.from({ length: buffer.getLineCount() }, (_, row) => paragraphRowRange(source, row))
+    return Array.from({ length: buffer.getLineCount() }, (_, row) => {
+      const rows = paragraphRowRange(buffer, row, (r) => mode.isRowCommented(r))
+      return rows === null ? null : { startRow: rows[0], endRow: rows[1] }
+    })
   }
 
   it('separates comment blocks from the code next to them, as Atom does', () => {
@@ -51,12 +53,5 @@ describe('paragraphRowRange', () => {
 
   it('only splits at blank rows in plain text', () => {
     expect(paragraphs('text', '// a\nb\n  \nc')).toEqual([{ startRow: 0, endRow: 1 }, { startRow: 0, endRow: 1 }, null, { startRow: 3, endRow: 3 }])
-  })
-
-  it('is null outside the buffer and rejects a non-integer row', () => {
-    const source = { lineForRow: () => 'x', getLineCount: () => 1, isRowCommented: () => false }
-    expect(paragraphRowRange(source, 3)).toBe(null)
-    expect(paragraphRowRange(source, -1)).toBe(null)
-    expect(() => paragraphRowRange(source, 0.5)).toThrow(new TypeError('row must be an integer; got 0.5'))
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Point } from '../../core/point/point.ts'
-import { type LineSource, clipPoint, endOfText, linesOf, splitsSurrogatePair, textBetween } from '../../core/motions/line-source.ts'
+import { type LineSource, clipPoint, endOfText, linesOf, textBetween } from '../../core/motions/line-source.ts'
+import { splitsSurrogatePair } from '../../core/point/unicode.ts'
 import {
   beginningOfCurrentWord,
   beginningOfNextWord,
@@ -111,9 +112,20 @@ describe('every motion (seeded)', () => {
             range.end.isGreaterThanOrEqual(position)
           expect({ seed, name, position: position.toString(), ok }).toEqual({ seed, name, position: position.toString(), ok: true })
         }
+        // The prefix is text that ends at the position: all of it (no word before), or from the row above on.
         const prefix = currentWordPrefix(lines, position, options)
-        expect({ seed, prefix }).toEqual({ seed, prefix: textBetween(lines, beginningOfCurrentWord(lines, position, options), position) })
+        const before = textBetween(lines, Point.ZERO, clipPoint(lines, position))
+        const withinTwoRows = prefix === before || prefix.split('\n').length <= 2
+        expect({ seed, endsAtPosition: before.endsWith(prefix), withinTwoRows }).toEqual({ seed, endsAtPosition: true, withinTwoRows: true })
       }
     }
+  })
+
+  it('gives the word prefix Atom gives, reaching back over blanks to the previous word', () => {
+    const lines = linesOf('foo bar.baz\n  qux')
+    const prefixes = [[0, 0], [0, 2], [0, 3], [0, 4], [0, 6], [0, 8], [0, 9], [1, 0], [1, 2], [1, 4]].map(([row, column]) =>
+      currentWordPrefix(lines, new Point(row!, column!)),
+    )
+    expect(prefixes).toEqual(['', 'fo', 'foo', 'foo ', 'ba', '.', 'b', 'baz\n', 'baz\n  ', 'qu'])
   })
 })

@@ -109,6 +109,14 @@ describe('npm run token', () => {
     expect(client.closes).toEqual([])
   })
 
+  it('names the user with --user (the token\'s sub)', () => {
+    const result = runToken(['--room', 'team/*', '--user', 'alice'])
+    expect(result.status).toBe(0)
+    expect(decodeJwt(result.stdout.trim())).toMatchObject({ room: 'team/*', mode: 'rw', sub: 'alice' })
+    const badRoom = runToken(['--room', 'team*'])
+    expect([badRoom.status, badRoom.stderr.split('\n')[0]]).toEqual([2, 'token: room: "team*" is neither a room name, * nor a prefix ending in /*'])
+  })
+
   it('explains what is missing or wrong and exits 2', () => {
     const noRoom = runToken(['--mode', 'ro'])
     expect([noRoom.status, noRoom.stdout, noRoom.stderr.split('\n')[0]]).toEqual([2, '', 'token: --room is required'])
@@ -117,6 +125,7 @@ describe('npm run token', () => {
     const badTtl = runToken(['--room', 'a', '--ttl', 'soon'])
     expect([badTtl.status, badTtl.stderr.split('\n')[0]]).toEqual([2, 'token: --ttl must look like 90, 90s, 15m, 1h or 7d, got "soon"'])
     const noSecret = runToken(['--room', 'a'], {})
-    expect([noSecret.status, noSecret.stderr.split('\n')[0]]).toEqual([2, 'token: set AUTH_SECRET (or pass --secret) to the server\'s secret'])
+    expect([noSecret.status, noSecret.stderr.split('\n')[0]]).toEqual([2, "token: AUTH_SECRET is not set. Tokens are signed with the server's secret: run this with the AUTH_SECRET the server runs with (or pass --secret). A server without AUTH_SECRET is open and needs no token."])
+    expect(noSecret.stderr.split('\n').slice(1, 3)).toEqual(['', 'Usage: npm run token -- --room NAME [--mode rw|ro] [--ttl 1h] [--user NAME] [--secret S]'])
   })
 })

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { connectSynced, destroyAllClients, textIn } from './helpers/clients.ts'
 import { makeTempDir, metric, startServer, stopAllServers, storedUpdates } from './helpers/server-process.ts'
-import { waitFor } from './helpers/wait-for.ts'
+import { sleep, waitFor } from './helpers/wait-for.ts'
 
 // Each test starts real server processes; a busy machine can make that slow.
 vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 })
@@ -20,6 +20,9 @@ describe('the LevelDB store', () => {
       client.text.insert(i, String(i))
       await waitFor(async () => (await storedUpdates(first)) === i + 1, `update ${i} to be stored`)
     }
+    // A compaction runs beside the appends, so the second may finish after the tenth update.
+    await waitFor(async () => (await metric(first, 'cotext_compactions_total')) === 2, 'the second compaction')
+    await sleep(100)
     expect(await metric(first, 'cotext_compactions_total')).toBe(2)
     client.destroy()
     expect(await first.stop('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' })

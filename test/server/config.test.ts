@@ -19,9 +19,19 @@ describe('parseConfig', () => {
       maxMessageBytes: 16 * 1024 * 1024,
       pingIntervalMs: 30000,
       compactAfter: 500,
-      storeBatchMs: 50,
+      storeBatchMs: 0,
+      storeBeforeRelay: true,
       webDir: true,
       logLevel: 'info',
+      maxBufferedBytes: 4 * 1024 * 1024,
+      maxAwarenessBytes: 64 * 1024,
+      maxPendingBytes: 4 * 1024 * 1024,
+      maxConnectionsPerRoom: 2000,
+      maxConnectionsPerAddress: 1000,
+      allowedOrigins: [],
+      serveSourceMaps: false,
+      redisUrl: null,
+      databaseUrl: null,
     })
   })
 
@@ -35,8 +45,11 @@ describe('parseConfig', () => {
       PING_INTERVAL_MS: '5000',
       COMPACT_AFTER: '50',
       STORE_BATCH_MS: '5',
+      STORE_FIRST: 'off',
       WEB_DIR: '/srv/web',
       LOG_LEVEL: 'WARN',
+      REDIS_URL: 'redis://r:6379',
+      DATABASE_URL: 'postgres://p/db',
     }
     expect(config([], env)).toEqual({
       host: '0.0.0.0',
@@ -47,12 +60,23 @@ describe('parseConfig', () => {
       pingIntervalMs: 5000,
       compactAfter: 50,
       storeBatchMs: 5,
+      storeBeforeRelay: false,
       webDir: '/srv/web',
       logLevel: 'warn',
+      maxBufferedBytes: 4 * 1024 * 1024,
+      maxAwarenessBytes: 64 * 1024,
+      maxPendingBytes: 4 * 1024 * 1024,
+      maxConnectionsPerRoom: 2000,
+      maxConnectionsPerAddress: 1000,
+      allowedOrigins: [],
+      serveSourceMaps: false,
+      redisUrl: 'redis://r:6379',
+      databaseUrl: 'postgres://p/db',
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
-      '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--web-dir', 'w', '--log-level', 'silent',
+      '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--store-first', 'on', '--web-dir', 'w', '--log-level', 'silent',
+      '--redis-url', 'redis://q:1', '--database-url', 'postgres://q/db',
     ]
     expect(config(flags, env)).toEqual({
       host: '::1',
@@ -63,10 +87,40 @@ describe('parseConfig', () => {
       pingIntervalMs: 10,
       compactAfter: 2,
       storeBatchMs: 0,
+      storeBeforeRelay: true,
       webDir: 'w',
       logLevel: 'silent',
+      maxBufferedBytes: 4 * 1024 * 1024,
+      maxAwarenessBytes: 64 * 1024,
+      maxPendingBytes: 4 * 1024 * 1024,
+      maxConnectionsPerRoom: 2000,
+      maxConnectionsPerAddress: 1000,
+      allowedOrigins: [],
+      serveSourceMaps: false,
+      redisUrl: 'redis://q:1',
+      databaseUrl: 'postgres://q/db',
     })
     expect(config(['--port=99'], {}).port).toBe(99)
+  })
+
+  it('refuses cluster mode without PostgreSQL', () => {
+    expect(() => config([], { REDIS_URL: 'redis://r:6379' })).toThrow(new ConfigError('REDIS_URL (cluster mode) needs DATABASE_URL: PostgreSQL is where the rooms are stored'))
+    expect(config([], { DATABASE_URL: 'postgres://p/db' })).toMatchObject({ redisUrl: null, databaseUrl: 'postgres://p/db' })
+  })
+
+  it('reads the limits, the allowed origins and the source-map switch', () => {
+    const env = {
+      MAX_BUFFERED_BYTES: '65536', MAX_AWARENESS_BYTES: '256', MAX_PENDING_BYTES: '1024', MAX_CONNECTIONS_PER_ROOM: '3',
+      MAX_CONNECTIONS_PER_ADDRESS: '4', ALLOWED_ORIGINS: 'https://Editor.example.com, http://localhost:5173/', SERVE_SOURCE_MAPS: 'true',
+    }
+    expect(config([], env)).toMatchObject({
+      maxBufferedBytes: 65536, maxAwarenessBytes: 256, maxPendingBytes: 1024, maxConnectionsPerRoom: 3, maxConnectionsPerAddress: 4,
+      allowedOrigins: ['https://editor.example.com', 'http://localhost:5173'], serveSourceMaps: true,
+    })
+    const bad = 'ALLOWED_ORIGINS must list origins like https://example.com:8080, separated by commas;'
+    expect(() => parseConfig([], { ALLOWED_ORIGINS: 'https://a.com/path' })).toThrow(new ConfigError(`${bad} "https://a.com/path" is not one`))
+    expect(() => parseConfig([], { ALLOWED_ORIGINS: 'a.com' })).toThrow(new ConfigError(`${bad} "a.com" is not one`))
+    expect(() => parseConfig([], { SERVE_SOURCE_MAPS: 'yes' })).toThrow(new ConfigError('SERVE_SOURCE_MAPS must be on or off (true or false), got "yes"'))
   })
 
   it('treats an empty environment variable as unset', () => {
@@ -91,6 +145,6 @@ describe('parseConfig', () => {
   it('answers --help and -h with the help flag', () => {
     expect(parseConfig(['--help'], {})).toEqual({ help: true })
     expect(parseConfig(['-h', '--port', 'nonsense'], {})).toEqual({ help: true })
-    expect(helpText()).toContain('--max-message-bytes <value>  MAX_MESSAGE_BYTES  16777216')
+    expect(helpText()).toMatch(/--max-message-bytes <value> +MAX_MESSAGE_BYTES +16777216 /)
   })
 })

@@ -85,7 +85,7 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^cotext_connections 1$/m)
     expect(text).toMatch(/^cotext_rooms 1$/m)
     expect(text).toMatch(/^cotext_connections_refused_total\{reason="unauthorized"\} 0$/m)
-    for (const line of text.trimEnd().split('\n')) expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{\w+="\w+"\})? [\d.e+-]+)$/)
+    for (const line of text.trimEnd().split('\n')) expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{\w+="[\w.+]+"\})? [\d.e+-]+)$/)
   })
 })
 

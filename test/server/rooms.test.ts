@@ -2,15 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { pino } from 'pino'
 import * as Y from 'yjs'
 import { Metrics } from '../../server/metrics.ts'
-import { LevelPersistence } from '../../server/persistence.ts'
-import { RoomStore } from '../../server/room-store.ts'
+import { LevelStore } from '../../server/persistence.ts'
 import { RoomRegistry } from '../../server/rooms.ts'
 import { createServer } from '../../server/server.ts'
 import type { RunningServer } from '../../server/server.ts'
-import { connectSynced, destroyAllClients, insertUpdate, openRaw, roundTrip, syncStep1, textOf } from './helpers/clients.ts'
-import { GatedPersistence } from './helpers/gated-persistence.ts'
+import { StoreWriter } from '../../server/store-writer.ts'
+import { connectClient, connectSynced, destroyAllClients, insertUpdate, openRaw, roundTrip, syncStep1, textOf, updateMessage } from './helpers/clients.ts'
+import { GatedStore } from './helpers/gated-store.ts'
 import { makeTempDir, stopAllServers } from './helpers/server-process.ts'
-import { waitFor } from './helpers/wait-for.ts'
+import { sleep, waitFor } from './helpers/wait-for.ts'
 
 // Each test starts real server processes; a busy machine can make that slow.
 vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 })
@@ -24,10 +24,11 @@ afterEach(async () => {
   await stopAllServers()
 })
 
-async function inProcess(): Promise<{ server: RunningServer; registry: RoomRegistry; metrics: Metrics; persistence: GatedPersistence; wsUrl: string }> {
-  const persistence = new GatedPersistence(await LevelPersistence.open(makeTempDir()))
+async function inProcess(): Promise<{ server: RunningServer; registry: RoomRegistry; metrics: Metrics; persistence: GatedStore; wsUrl: string }> {
+  const persistence = new GatedStore(await LevelStore.open(makeTempDir()))
   const metrics = new Metrics()
-  const registry = new RoomRegistry({ persistence, metrics, logger, compactAfter: 500, storeBatchMs: 0 })
+  const writer = new StoreWriter(persistence, { metrics, logger, batchMs: 0 })
+  const registry = new RoomRegistry({ writer, metrics, logger, compactAfter: 500 })
   const server = await createServer(
     { host: '127.0.0.1', port: 0, authSecret: null, maxMessageBytes: 1 << 20, pingIntervalMs: 30_000, webDir: makeTempDir() },
     { registry, metrics, logger },
@@ -69,18 +70,51 @@ describe('a room that is still loading', () => {
   })
 })
 
+describe('store before relay', () => {
+  it('sends nobody an update, or a sync answer holding it, before it is stored, and relays in order of arrival', async () => {
+    const { persistence, wsUrl } = await inProcess()
+    const sender = await openRaw(`${wsUrl}/order`)
+    const reader = await openRaw(`${wsUrl}/order`)
+    await roundTrip(sender.ws)
+    await roundTrip(reader.ws)
+    const release = persistence.hold('append')
+    const updates = ['a', 'b', 'c'].map((text, i) => insertUpdate(text, i + 1))
+    for (const update of updates) sender.ws.send(updateMessage(update))
+    await persistence.called('append')
+    // A newcomer's sync answer holds the updates, so it waits too. (Even the sender's own
+    // round trip waits, so only time can show that nothing was sent.)
+    const newcomer = await openRaw(`${wsUrl}/order`)
+    newcomer.ws.send(syncStep1(new Y.Doc()))
+    const received = reader.received.length
+    await sleep(200)
+    expect(reader.received.length).toBe(received)
+    expect(newcomer.received.filter((message) => message[0] === 0 && message[1] !== 0)).toEqual([])
+
+    release()
+    await waitFor(() => reader.received.length === received + 3, 'the three relays')
+    expect(reader.received.slice(received).map((message) => textOf(message.subarray(3)))).toEqual(['a', 'b', 'c'])
+    await waitFor(() => newcomer.received.some((message) => message[0] === 0 && message[1] === 1), 'the newcomer\'s answer')
+    expect(textOf(newcomer.received.find((message) => message[0] === 0 && message[1] === 1)!.subarray(3))).toBe(textOf(Y.mergeUpdates(updates)))
+    for (const socket of [sender, reader, newcomer]) socket.ws.close()
+  })
+})
+
 describe('unloading', () => {
   it('keeps the room when a client arrives while its last updates are being stored', async () => {
     const { registry, metrics, persistence, wsUrl } = await inProcess()
     const first = await connectSynced(wsUrl, 'busy')
-    const release = persistence.hold('store')
+    const release = persistence.hold('append')
     first.text.insert(0, 'in flight')
-    await persistence.called('store')
+    await persistence.called('append')
     first.destroy()
     await waitFor(() => registry.get('busy')?.connectionCount === 0, 'the first client to leave')
-    const second = await connectSynced(wsUrl, 'busy')
+    const second = connectClient(wsUrl, 'busy')
+    await waitFor(() => registry.get('busy')?.connectionCount === 1, 'the second client to join')
+    // Its sync answer holds 'in flight', so it waits for the write.
+    expect(second.provider.synced).toBe(false)
     release()
     await registry.get('busy')!.whenStored()
+    await waitFor(() => second.provider.synced, 'the second client to sync')
     expect([registry.size, metrics.roomsLoaded, metrics.roomsUnloaded, second.text.toString()]).toEqual([1, 1, 0, 'in flight'])
     second.destroy()
     await waitFor(() => registry.size === 0, 'the room to unload')
@@ -88,64 +122,51 @@ describe('unloading', () => {
   })
 })
 
-describe('RoomStore', () => {
-  async function store(batchMs = 0): Promise<{ roomStore: RoomStore; persistence: GatedPersistence; metrics: Metrics; inner: LevelPersistence }> {
-    const inner = await LevelPersistence.open(makeTempDir())
+describe('StoreWriter', () => {
+  async function makeWriter(): Promise<{ writer: StoreWriter; store: GatedStore; metrics: Metrics; inner: LevelStore }> {
+    const inner = await LevelStore.open(makeTempDir())
     cleanups.push(() => inner.close())
-    const persistence = new GatedPersistence(inner)
+    const store = new GatedStore(inner)
     const metrics = new Metrics()
-    const roomStore = new RoomStore('r', persistence, { compactAfter: 500, batchMs, metrics, logger, retryDelayMs: 5 })
-    return { roomStore, persistence, metrics, inner }
+    return { writer: new StoreWriter(store, { metrics, logger, batchMs: 0, retryMs: 5 }), store, metrics, inner }
   }
 
-  it('writes an update at once and merges the ones that arrive during a write', async () => {
-    const { roomStore, persistence, metrics, inner } = await store()
-    const release = persistence.hold('store')
-    roomStore.push(insertUpdate('a', 1))
-    await persistence.called('store')
-    roomStore.push(insertUpdate('b', 2))
-    roomStore.push(insertUpdate('c', 3))
-    roomStore.push(insertUpdate('d', 4))
+  const textOfLog = async (store: LevelStore, room: string): Promise<string> => {
+    const doc = new Y.Doc()
+    for (const { update } of await store.load(room)) Y.applyUpdate(doc, update)
+    return doc.getText('text').toString()
+  }
+
+  it('writes what arrives in one turn together, and what arrives during a write in the next, one record per room', async () => {
+    const { writer, store, metrics, inner } = await makeWriter()
+    const release = store.hold('append')
+    const first = [writer.append('r', insertUpdate('a', 1)), writer.append('s', insertUpdate('b', 2))]
+    await store.called('append')
+    const second = [writer.append('r', insertUpdate('c', 3)), writer.append('r', insertUpdate('d', 4))]
     release()
-    await roomStore.idle()
-    const merged = new Y.Doc()
-    for (const [clientID, text] of [[2, 'b'], [3, 'c'], [4, 'd']] as const) Y.applyUpdate(merged, insertUpdate(text, clientID))
-    expect(persistence.calls.map((call) => textOf(call.update!))).toEqual(['a', merged.getText('text').toString()])
+    expect(await Promise.all([...first, ...second])).toEqual([true, true, true, true])
+    expect(store.calls.map((call) => call.entries!.map((entry) => `${entry.room}:${textOf(entry.update)}`))).toEqual([['r:a', 's:b'], [`r:${textOf(Y.mergeUpdates([insertUpdate('c', 3), insertUpdate('d', 4)]))}`]])
     expect([metrics.storageWrites, metrics.storedUpdates]).toEqual([2, 4])
-    Y.applyUpdate(merged, insertUpdate('a', 1))
-    expect(textOf(await inner.load('r'))).toBe(merged.getText('text').toString())
+    expect((await inner.load('r')).length).toBe(2)
+    expect(await textOfLog(inner, 's')).toBe('b')
   })
 
-  it('writes each update on its own when they come one write apart', async () => {
-    const { roomStore, persistence } = await store()
-    roomStore.push(insertUpdate('a', 1))
-    await roomStore.idle()
-    roomStore.push(insertUpdate('b', 2))
-    roomStore.push(insertUpdate('c', 3))
-    await roomStore.idle()
-    expect(persistence.calls.map((call) => textOf(call.update!))).toEqual(['a', 'b', 'c'])
-  })
-
-  it('merges the updates that come within batchMs of the last write into one write', async () => {
-    const { roomStore, persistence, metrics } = await store(100)
-    roomStore.push(insertUpdate('a', 1))
-    await roomStore.idle()
-    roomStore.push(insertUpdate('b', 2))
-    roomStore.push(insertUpdate('c', 3))
-    await roomStore.idle()
-    const merged = new Y.Doc()
-    Y.applyUpdate(merged, insertUpdate('b', 2))
-    Y.applyUpdate(merged, insertUpdate('c', 3))
-    expect(persistence.calls.map((call) => textOf(call.update!))).toEqual(['a', merged.getText('text').toString()])
-    expect([metrics.storageWrites, metrics.storedUpdates]).toEqual([2, 3])
-  })
-
-  it('keeps updates whose write failed and writes them again', async () => {
-    const { roomStore, persistence, metrics, inner } = await store()
-    persistence.failStores = 2
-    roomStore.push(insertUpdate('x', 1))
-    await roomStore.idle()
-    expect([persistence.calls.length, metrics.storageErrors, metrics.storageWrites, metrics.storedUpdates]).toEqual([3, 2, 1, 1])
-    expect(textOf(await inner.load('r'))).toBe('x')
+  it('after a failed write counts nothing as stored, reopens the store and writes every room whole again', async () => {
+    const { writer, store, metrics, inner } = await makeWriter()
+    const doc = new Y.Doc()
+    doc.getText('text').insert(0, 'whole room')
+    writer.rooms = () => [{ name: 'r', hasUnstored: false, takeSnapshot: () => Y.encodeStateAsUpdate(doc) }]
+    let toldUnhealthy = 0
+    writer.onUnhealthy = () => (toldUnhealthy += 1)
+    store.failAppends = 1
+    expect(await writer.append('r', insertUpdate('x', 1))).toBe(false)
+    expect([writer.healthy, toldUnhealthy, metrics.storedUpdates, metrics.storageHealthy]).toEqual([false, 1, 0, 0])
+    expect(await writer.append('r', insertUpdate('y', 2))).toBe(false)
+    await writer.whenHealthy()
+    expect(store.calls.map((call) => call.operation)).toEqual(['append', 'reopen', 'replace'])
+    expect([writer.healthy, metrics.storageHealthy, metrics.storageRecoveries, metrics.storageErrors]).toEqual([true, 1, 1, 1])
+    expect(await textOfLog(inner, 'r')).toBe('whole room')
+    expect(await writer.append('r', insertUpdate('z', 3))).toBe(true)
+    expect(metrics.storedUpdates).toBe(1)
   })
 })

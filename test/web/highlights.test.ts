@@ -2,13 +2,27 @@ import { describe, expect, it } from 'vitest'
 import { TextEditor } from '../../core/index.ts'
 import { RowHighlighter, spansKey, type ScreenSpan } from '../../web/view/highlights.ts'
 
-/** The highlighter over a real editor; Node's own timers stand in for the window's. */
-async function highlighter(editor: TextEditor): Promise<RowHighlighter> {
-  let ready!: () => void
-  const done = new Promise<void>((resolve) => (ready = resolve))
-  const rows = new RowHighlighter(editor, globalThis as unknown as Window, () => ready())
-  await done
-  return rows
+/**
+ * The highlighter over a real editor; Node's own timers stand in for the window's, and a clock that
+ * ticks once per clock reading (every 16 parser steps) makes a slice a fixed amount of work (320 steps), whatever the load.
+ */
+function stepClock(): () => number {
+  let steps = 0
+  return () => steps++
+}
+
+async function highlighter(editor: TextEditor, onProgress: () => void = () => {}): Promise<RowHighlighter> {
+  return new RowHighlighter(editor, globalThis as unknown as Window, onProgress, { sliceMs: 20, now: stepClock() })
+}
+
+/** Resolves once the background parse has covered the whole document. */
+async function untilComplete(rows: RowHighlighter): Promise<number> {
+  let steps = 0
+  while (!rows.isComplete()) {
+    await new Promise((resolve) => setTimeout(resolve, 1))
+    steps++
+  }
+  return steps
 }
 
 /** Each screen row as text with its highlighted parts in brackets: 'let [a] = 1'. */
@@ -27,14 +41,35 @@ function painted(editor: TextEditor, rows: RowHighlighter, classes: string): str
 }
 
 describe('RowHighlighter', () => {
-  it('paints nothing until the first parse has run after the first screen', async () => {
+  it('paints the rows asked for at once when they parse within a slice', async () => {
     const editor = new TextEditor({ text: 'let a = 1', language: 'javascript' })
-    let readyCalls = 0
-    const rows = new RowHighlighter(editor, globalThis as unknown as Window, () => readyCalls++)
-    expect(rows.spansForScreenRows(0, ['let a = 1'])).toBeNull()
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(readyCalls).toBe(1)
+    const rows = await highlighter(editor)
     expect(painted(editor, rows, 'tok-keyword')).toEqual(['[let] a = 1'])
+    expect(rows.isComplete()).toBe(true)
+    rows.dispose()
+  })
+
+  it('highlights a large document progressively, the rows in view first, as the engine would', async () => {
+    const unit = 'function f(a) {\n  return "s" + a // c\n}\n'
+    const text = unit.repeat(6_000)
+    const editor = new TextEditor({ text, language: 'javascript' })
+    let progress = 0
+    const rows = await highlighter(editor, () => progress++)
+    const firstRows = Array.from({ length: 3 }, (_, row) => editor.lineTextForScreenRow(row))
+    expect(rows.spansForScreenRows(0, firstRows)![1]!.map((s) => s.classes)).toEqual(['tok-keyword', 'tok-string', 'tok-operator', 'tok-variableName', 'tok-comment'])
+    expect(rows.isComplete()).toBe(false)
+    const last = editor.getLastScreenRow() - 1
+    const steps = await untilComplete(rows)
+    expect(steps).toBeGreaterThan(1)
+    expect(progress).toBeGreaterThan(1)
+    const tail = rows.spansForScreenRows(last - 2, [0, 1, 2].map((i) => editor.lineTextForScreenRow(last - 2 + i)))!
+    const engine = editor.highlightSpansForBufferRows(last - 2, last)
+    expect(tail.map((row) => row.map((s) => [s.start, s.end, s.classes]))).toEqual(engine.map((row) => row.map((s) => [s.startColumn, s.endColumn, s.classes])))
+    // An edit re-highlights around it (rows above keep their colours meanwhile).
+    editor.setTextInBufferRange([[last - 1, 9], [last - 1, 12]], '42')
+    expect(painted(editor, rows, 'tok-keyword')[0]).toBe('[function] f(a) {')
+    await untilComplete(rows)
+    expect(painted(editor, rows, 'tok-number').slice(last - 1, last)).toEqual(['  return [42] + a // c'])
     rows.dispose()
   })
 
@@ -61,13 +96,17 @@ describe('RowHighlighter', () => {
   it('starts over when the language changes, and keys spans by content', async () => {
     const editor = new TextEditor({ text: '# title', language: 'text' })
     const rows = await highlighter(editor)
-    expect(rows.spansForScreenRows(0, ['# title'])).toEqual([[]])
-    editor.setLanguage('markdown')
     expect(rows.spansForScreenRows(0, ['# title'])).toBeNull()
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    editor.setLanguage('markdown')
     const spans = rows.spansForScreenRows(0, ['# title'])![0]!
     expect(spans.length).toBeGreaterThan(0)
-    expect(spansKey(spans)).toBe(spans.map((s) => `${s.start}-${s.end}:${s.classes};`).join(''))
-    expect(spansKey([])).toBe('')
+    // Equal spans give equal keys; a span that differs in its extent or classes gives another key.
+    expect(spansKey(spans.map((s) => ({ ...s })))).toBe(spansKey(spans))
+    expect(spansKey(spans.map((s) => ({ ...s, classes: `${s.classes} x` })))).not.toBe(spansKey(spans))
+    expect(spansKey([{ start: 0, end: 1, classes: 'tok-meta' }, { start: 2, end: 7, classes: 'tok-heading tok-strong' }])).toBe(
+      '0-1:tok-meta;2-7:tok-heading tok-strong;',
+    )
+    expect(spansKey([{ start: 0, end: 12, classes: 'a' }])).not.toBe(spansKey([{ start: 0, end: 1, classes: '2:a' }]))
+    expect([spansKey([]), spansKey(undefined)]).toEqual(['', ''])
   })
 })

@@ -15,9 +15,9 @@ class MemoryStorage {
 describe('the local user', () => {
   it('gets a friendly random name and one of the palette colours', () => {
     const user = randomUser(() => 0)
-    expect(user).toEqual({ name: 'Brave Otter', color: USER_COLORS[0] })
+    expect(user).toEqual({ name: 'Brave Otter', color: USER_COLORS[0], colorChosen: false })
     const last = randomUser(() => 0.999)
-    expect(last).toEqual({ name: 'Witty Wren', color: USER_COLORS[USER_COLORS.length - 1] })
+    expect(last).toEqual({ name: 'Witty Wren', color: USER_COLORS[USER_COLORS.length - 1], colorChosen: false })
   })
 
   it('is chosen on the first visit and remembered after', () => {
@@ -31,16 +31,16 @@ describe('the local user', () => {
   it('takes ?name= and ?color= from the URL and remembers them', () => {
     const storage = new MemoryStorage()
     const user = loadUser(storage, new URLSearchParams('name=%20Ada%20%20L%20&color=%23ABC'), () => 0)
-    expect(user).toEqual({ name: 'Ada L', color: '#aabbcc' })
+    expect(user).toEqual({ name: 'Ada L', color: '#aabbcc', colorChosen: true })
     expect(loadUser(storage, new URLSearchParams(), () => 0.7)).toEqual(user)
   })
 
   it('replaces a damaged or invalid stored identity', () => {
     const storage = new MemoryStorage()
     storage.setItem('cotext.user', '{not json')
-    expect(loadUser(storage, new URLSearchParams(), () => 0)).toEqual({ name: 'Brave Otter', color: USER_COLORS[0] })
+    expect(loadUser(storage, new URLSearchParams(), () => 0)).toEqual({ name: 'Brave Otter', color: USER_COLORS[0], colorChosen: false })
     storage.setItem('cotext.user', JSON.stringify({ name: '   ', color: 'red; background: url(x)' }))
-    expect(loadUser(storage, new URLSearchParams(), () => 0)).toEqual({ name: 'Brave Otter', color: USER_COLORS[0] })
+    expect(loadUser(storage, new URLSearchParams(), () => 0)).toEqual({ name: 'Brave Otter', color: USER_COLORS[0], colorChosen: false })
   })
 
   it('normalises names and colours', () => {

@@ -1,4 +1,5 @@
 import { randomRoomName, roomNameFromInput } from './room-name.ts'
+import { textColorOn } from '../view/colors.ts'
 import { loadUser } from './user.ts'
 
 const RECENT_KEY = 'cotext.recentRooms'
@@ -23,8 +24,11 @@ function readRecent(storage: Storage): string[] {
   }
 }
 
-/** The home page: create a room (a random name is suggested) or open one by name. */
-export function openHomePage(root: HTMLElement, win: Window): void {
+/**
+ * The home page: create a room (a random name is suggested) or open one by name. With `refused`, the
+ * address named a room that cannot exist: the page says which and why, and suggests a usable name.
+ */
+export function openHomePage(root: HTMLElement, win: Window, refused?: { room: string; reason: string }): void {
   const doc = root.ownerDocument
   doc.title = 'Cotext'
   const user = loadUser(win.localStorage, new URLSearchParams())
@@ -43,16 +47,23 @@ export function openHomePage(root: HTMLElement, win: Window): void {
     <section class="cx-recent" hidden><h2>Recent rooms</h2><ul></ul></section>
     <p class="cx-you">You appear to others as <span class="cx-you-name"></span>; change it in a room’s top bar.</p>`
   const input = main.querySelector<HTMLInputElement>('#cx-room-name')!
-  input.value = randomRoomName()
+  input.value = (refused && roomNameFromInput(refused.room)) ?? randomRoomName()
   const you = main.querySelector<HTMLElement>('.cx-you-name')!
   you.textContent = user.name
-  you.style.color = user.color
+  you.style.background = user.color
+  you.style.color = textColorOn(user.color)
   const error = main.querySelector<HTMLElement>('.cx-error')!
+  if (refused !== undefined) {
+    error.dataset.testid = 'room-name-error'
+    error.textContent = `“${refused.room}” cannot be a room name. ${refused.reason}`
+    error.hidden = false
+  }
   main.querySelector('form')!.addEventListener('submit', (event) => {
     event.preventDefault()
     const room = roomNameFromInput(input.value)
     if (room === null) {
       error.textContent = 'Use letters, digits, “.”, “_”, “-” and “/” for the room name.'
+      error.dataset.testid = 'room-name-error'
       error.hidden = false
       return
     }

@@ -1,24 +1,23 @@
+import { checkRoomName, isValidRoomName, MAX_ROOM_NAME_LENGTH, ROOM_NAME_CHARACTER, type RoomNameCheck } from '../../server/room-name.ts'
+
 /**
- * Room names as the server accepts them (server/room-name.ts): segments of letters, digits, '.', '_'
- * and '-', joined by '/', at most 128 characters. The home page turns what a person types into one.
+ * Room names as the server accepts them: the rules live in server/room-name.ts (pure, shared), so the
+ * page never shows one name and edits another. The home page turns what a person types into a name;
+ * `?room=` in the address bar is taken as it is, and refused with the reason when it is not valid.
  */
 
-export const MAX_ROOM_NAME_LENGTH = 128
-const ROOM_NAME = /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/
+export { checkRoomName, isValidRoomName, MAX_ROOM_NAME_LENGTH, type RoomNameCheck }
 
-export function isValidRoomName(name: string): boolean {
-  return name.length <= MAX_ROOM_NAME_LENGTH && ROOM_NAME.test(name)
-}
-
-/** 'My notes.md' -> 'My-notes.md'; null when nothing usable is left. */
+/** 'My notes.md' -> 'My-notes.md', 'ünï' stays 'ünï'; null when nothing usable is left. */
 export function roomNameFromInput(input: string): string | null {
-  const name = input
-    .trim()
-    .replace(/\s+/g, '-')
-    .replace(/[^A-Za-z0-9._/-]/g, '')
+  const cleaned = [...input.normalize('NFC').trim().replace(/\s+/g, '-')]
+    .filter((char) => char === '/' || ROOM_NAME_CHARACTER.test(char))
+    .join('')
     .replace(/\/{2,}/g, '/')
-    .replace(/^\/+|\/+$/g, '')
-    .slice(0, MAX_ROOM_NAME_LENGTH)
+    .split('/')
+    .filter((part) => part !== '' && part !== '.' && part !== '..')
+    .join('/')
+  const name = [...cleaned].slice(0, MAX_ROOM_NAME_LENGTH).join('').replace(/\/+$/, '')
   return isValidRoomName(name) ? name : null
 }
 

@@ -1,14 +1,13 @@
 import type { WebsocketProvider } from 'y-websocket'
 import type { Awareness } from 'y-protocols/awareness'
 import type * as Y from 'yjs'
-import type { TextEditor } from '../../core/index.ts'
-import { KeyboardInput, type InputHost } from '../input/keyboard-input.ts'
-import { MouseInput } from '../input/mouse-input.ts'
-import { EditorView } from '../view/editor-view.ts'
-import type { PeerLike } from '../view/peer-types.ts'
-import { PeersLayer } from '../view/peers-layer.ts'
+import { languageForPath, type TextEditor } from '../../core/index.ts'
+import { mountEditor, type MountedEditor } from '../mount.ts'
+import type { EditorView } from '../view/editor-view.ts'
+import { keepColorDistinct } from './color-keeper.ts'
+import { restoreCursor } from './cursor-memory.ts'
 import { PeerList } from './peer-list.ts'
-import { Session, serverUrlFor } from './session.ts'
+import { Session, serverUrlFor, type Refusal } from './session.ts'
 import { readTokenHint } from './token.ts'
 import { Toolbar } from './toolbar.ts'
 import { loadUser, saveUser, type UserIdentity } from './user.ts'
@@ -20,6 +19,7 @@ export interface CotextHandle {
   awareness: Awareness
   doc: Y.Doc
   view: EditorView
+  mounted: MountedEditor
   session: Session
   /** Resolves once the text kept in this browser is loaded (before the server answers). */
   whenLocallyLoaded: Promise<void>
@@ -35,64 +35,99 @@ declare global {
 
 const SOFT_WRAP_KEY = 'cotext.softWrap'
 
-/** Builds the editor page for `?room=NAME` (optionally `&token=`, `&name=`, `&color=`). */
-export function openRoomPage(root: HTMLElement, room: string, params: URLSearchParams, win: Window, offlineReady: Promise<boolean>): CotextHandle {
+/**
+ * Builds the editor page for `?room=NAME` (optionally `&name=`, `&color=`); `token` is the link's
+ * access token, already taken out of the address bar. The editor is `mountEditor`'s component; the
+ * page adds the provider and IndexedDB (Session), the top bar and the people list.
+ */
+export function openRoomPage(root: HTMLElement, room: string, token: string | null, params: URLSearchParams, win: Window, offlineReady: Promise<boolean>): CotextHandle {
   const doc = root.ownerDocument
   const storage = win.localStorage
-  const token = params.get('token')
   const readOnly = token !== null && readTokenHint(token)?.mode === 'ro'
-  const user = loadUser(storage, params)
+  let user = loadUser(storage, params)
   const softWrapped = storage.getItem(SOFT_WRAP_KEY) === 'true'
   doc.title = `${room} · Cotext`
 
-  const session = new Session({ room, serverUrl: serverUrlFor(win.location, params), token, user, readOnly, win })
-  const { editor } = session
+  const session = new Session({ room, serverUrl: serverUrlFor(win.location, params), token, readOnly, win })
   const page = doc.createElement('div')
   page.className = 'cx-page'
   root.appendChild(page)
 
-  let view: EditorView | null = null
-  const toolbar = new Toolbar(doc, editor, {
+  let mounted: MountedEditor | null = null
+  const toolbar = new Toolbar(doc, {
     room,
     readOnly,
     user,
     softWrapped,
     onSoftWrap: (on) => {
       storage.setItem(SOFT_WRAP_KEY, String(on))
-      view?.setSoftWrapped(on)
-      view?.focus()
+      mounted?.setSoftWrapped(on)
+      mounted?.focus()
     },
     onUserChange: (next: UserIdentity) => {
+      user = next
       saveUser(storage, next)
       session.setUser(next)
     },
+    onKeyHelp: () => mounted?.showKeyHelp(),
   })
   page.appendChild(toolbar.element)
-  view = new EditorView(editor, page)
-  if (softWrapped) view.setSoftWrapped(true)
+  const main = doc.createElement('main')
+  main.className = 'cx-main'
+  page.appendChild(main)
+  mounted = mountEditor(main, {
+    doc: session.doc,
+    awareness: session.awareness,
+    user: { name: user.name, color: user.color },
+    readOnly,
+    softWrapped,
+    language: languageForPath(room),
+    label: `Document ${room}`,
+  })
+  const { editor, view } = mounted
+  session.setUser(user)
+  toolbar.attach(editor)
 
-  // Following a peer keeps their last cursor in view until the local user types, clicks or scrolls.
-  let followed: PeerLike | null = null
-  const peersLayer = new PeersLayer(view, editor)
-  const peerList = new PeerList(toolbar.peers, editor, (peer) => follow(peer))
-  const follow = (peer: PeerLike | null): void => {
-    followed = peer
-    peersLayer.setFollowed(peer)
-    peerList.setFollowed(peer)
-  }
-  const host: InputHost = {
-    editor,
-    view,
-    clipboard: session.clipboard,
-    didLocalInput: () => {
-      if (followed !== null) follow(null)
-    },
-  }
-  const keyboard = new KeyboardInput(host)
-  new MouseInput(host, () => keyboard.placeCaret())
+  new PeerList(toolbar.peers, editor, mounted)
+  keepColorDistinct(session.awareness, () => user, (color) => {
+    user = { ...user, color }
+    toolbar.showColor(color)
+    session.setUser(user)
+  })
 
   toolbar.setConnection(session.connection.getState(), session.connection.getDetail())
   session.connection.onDidChange((state, detail) => toolbar.setConnection(state, detail))
+
+  // Until the first sync (or a copy kept in this browser) the editor says it is loading, so an
+  // empty editor never passes for an empty room.
+  view.element.classList.add('cx-loading')
+  const loading = doc.createElement('div')
+  loading.className = 'cx-status'
+  loading.dataset.testid = 'loading'
+  loading.setAttribute('role', 'status')
+  loading.textContent = 'Loading the document…'
+  view.element.appendChild(loading)
+  const loaded = (): void => {
+    view.element.classList.remove('cx-loading')
+    loading.remove()
+  }
+  void session.whenSynced.then(loaded)
+  session.onDidRefuse(loaded)
+  void session.whenLocallyLoaded.then(() => {
+    if (editor.getBuffer().getLength() > 0) loaded()
+  })
+
+  if (session.getRefusal() !== null) showRefusal(page, session.getRefusal()!, mounted)
+  session.onDidRefuse((refusal) => showRefusal(page, refusal, mounted))
+
+  restoreCursor(storage, room, editor, session, () => view.requestAutoscroll())
+
+  // F1 opens the key help from anywhere on the page (the editor handles it itself when focused).
+  doc.addEventListener('keydown', (event) => {
+    if (event.key !== 'F1' || event.defaultPrevented) return
+    event.preventDefault()
+    mounted?.showKeyHelp()
+  })
 
   view.focus()
   const handle: CotextHandle = {
@@ -101,6 +136,7 @@ export function openRoomPage(root: HTMLElement, room: string, params: URLSearchP
     awareness: session.awareness,
     doc: session.doc,
     view,
+    mounted,
     session,
     whenLocallyLoaded: session.whenLocallyLoaded,
     whenOfflineReady: offlineReady,
@@ -109,3 +145,26 @@ export function openRoomPage(root: HTMLElement, room: string, params: URLSearchP
   return handle
 }
 
+/** The link was refused: say what and why, and stop taking edits (none of them would be kept). */
+function showRefusal(page: HTMLElement, refusal: Refusal, mounted: MountedEditor | null): void {
+  if (page.querySelector('[data-testid=refused]') !== null) return
+  mounted?.editor.setReadOnly(true)
+  mounted?.view.element.classList.add('cx-refused')
+  if (mounted) mounted.view.readOnlyHint = 'Refused: you need a link with access to this room'
+  const doc = page.ownerDocument
+  const panel = doc.createElement('section')
+  panel.className = 'cx-refusal'
+  panel.dataset.testid = 'refused'
+  panel.setAttribute('role', 'alert')
+  const title = doc.createElement('h2')
+  title.textContent = 'You need a link with access to this room'
+  const why = doc.createElement('p')
+  why.textContent = refusal.explanation
+  const what = doc.createElement('p')
+  what.textContent = 'Nothing you type here is kept. Ask whoever shared the room for a link with access, or open another room.'
+  const home = doc.createElement('a')
+  home.href = '/'
+  home.textContent = 'Open another room'
+  panel.append(title, why, what, home)
+  page.insertBefore(panel, page.children[1] ?? null)
+}

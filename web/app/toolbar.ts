@@ -1,5 +1,4 @@
-import type { TextEditor } from '../../core/index.ts'
-import { LANGUAGE_IDS, languageInfo, type LanguageId } from '../../core/language/registry.ts'
+import { isLanguageId, LANGUAGE_IDS, languageInfo, type TextEditor } from '../../core/index.ts'
 import type { ConnectionState } from './connection.ts'
 import { normalizeColor, normalizeName, type UserIdentity } from './user.ts'
 
@@ -10,11 +9,13 @@ export interface ToolbarOptions {
   softWrapped: boolean
   onSoftWrap(softWrapped: boolean): void
   onUserChange(user: UserIdentity): void
+  onKeyHelp(): void
 }
 
 /**
- * The bar above the editor: room, read-only badge, language, soft wrap, the people in the room, the
- * local user's name and colour (editable), and the connection state, which is always visible.
+ * The bar above the editor, always one row: room, read-only badge, language, soft wrap, the people
+ * in the room, the local user's name and colour (editable), the key help, and the connection state,
+ * which is always visible.
  */
 export class Toolbar {
   readonly element: HTMLElement
@@ -29,7 +30,6 @@ export class Toolbar {
 
   constructor(
     doc: Document,
-    editor: TextEditor,
     options: ToolbarOptions,
   ) {
     this.user = { ...options.user }
@@ -57,15 +57,13 @@ export class Toolbar {
 
     this.language = el('select', 'cx-language', 'language')
     this.language.title = 'Language'
+    this.language.setAttribute('aria-label', 'Language')
     for (const id of LANGUAGE_IDS) {
       const option = doc.createElement('option')
       option.value = id
       option.textContent = languageInfo(id).name
       this.language.appendChild(option)
     }
-    this.language.value = editor.getLanguage()
-    this.language.addEventListener('change', () => editor.setLanguage(this.language.value as LanguageId))
-    editor.onDidChangeLanguage((id) => (this.language.value = id))
 
     this.softWrap = el('button', 'cx-toggle', 'soft-wrap')
     this.softWrap.type = 'button'
@@ -86,9 +84,11 @@ export class Toolbar {
     this.colorInput.type = 'color'
     this.colorInput.value = this.user.color
     this.colorInput.title = 'Your colour'
+    this.colorInput.setAttribute('aria-label', 'Your colour')
     this.nameInput = el('input', 'cx-name', 'user-name')
     this.nameInput.value = this.user.name
     this.nameInput.title = 'Your name, as others see it'
+    this.nameInput.setAttribute('aria-label', 'Your name, as others see it')
     this.nameInput.maxLength = 40
     this.nameInput.spellcheck = false
     const commit = (): void => {
@@ -96,7 +96,7 @@ export class Toolbar {
       const color = normalizeColor(this.colorInput.value) ?? this.user.color
       this.nameInput.value = name
       if (name === this.user.name && color === this.user.color) return
-      this.user = { name, color }
+      this.user = { name, color, colorChosen: this.user.colorChosen || color !== this.user.color }
       options.onUserChange({ ...this.user })
     }
     this.nameInput.addEventListener('change', commit)
@@ -106,9 +106,26 @@ export class Toolbar {
     this.colorInput.addEventListener('input', commit)
     me.append(this.colorInput, this.nameInput)
 
+    const help = el('button', 'cx-toggle cx-help-button', 'key-help-button')
+    help.type = 'button'
+    help.textContent = '?'
+    help.title = 'Keys (F1)'
+    help.setAttribute('aria-label', 'Key help (F1)')
+    help.addEventListener('click', () => options.onKeyHelp())
+
     this.connection = el('span', 'cx-connection', 'connection')
     this.connection.setAttribute('role', 'status')
-    this.element.append(this.language, this.softWrap, spacer, this.peers, me, this.connection)
+    this.element.append(this.language, this.softWrap, spacer, this.peers, me, help, this.connection)
+  }
+
+  /** Connects the language selector to the editor. */
+  attach(editor: TextEditor): void {
+    this.language.value = editor.getLanguage()
+    this.language.addEventListener('change', () => {
+      const id = this.language.value
+      if (isLanguageId(id)) editor.setLanguage(id)
+    })
+    editor.onDidChangeLanguage((id) => (this.language.value = id))
   }
 
   setConnection(state: ConnectionState, detail: string): void {
@@ -119,6 +136,12 @@ export class Toolbar {
 
   setSoftWrapped(softWrapped: boolean): void {
     this.softWrap.setAttribute('aria-pressed', String(softWrapped))
+  }
+
+  /** Shows the colour others see (the page may change an automatic one so nobody else shares it). */
+  showColor(color: string): void {
+    this.colorInput.value = color
+    this.user = { ...this.user, color }
   }
 
   getUser(): UserIdentity {

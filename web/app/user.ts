@@ -1,3 +1,5 @@
+import { PALETTE } from '../view/colors.ts'
+
 /**
  * Who the local user is: a name and a colour, chosen at random on the first visit ("Brave Otter"),
  * remembered in localStorage and editable. `?name=` and `?color=` in the page URL override the
@@ -7,6 +9,8 @@
 export interface UserIdentity {
   name: string
   color: string
+  /** The person picked the colour (the colour input, `?color=`): the page never changes it for them. */
+  colorChosen: boolean
 }
 
 const STORAGE_KEY = 'cotext.user'
@@ -15,12 +19,12 @@ const MAX_NAME_LENGTH = 40
 const ADJECTIVES = ['Brave', 'Calm', 'Clever', 'Curious', 'Eager', 'Gentle', 'Happy', 'Jolly', 'Kind', 'Lively', 'Lucky', 'Merry', 'Nimble', 'Quiet', 'Swift', 'Witty']
 const ANIMALS = ['Otter', 'Fox', 'Heron', 'Lynx', 'Panda', 'Robin', 'Seal', 'Badger', 'Koala', 'Falcon', 'Beaver', 'Owl', 'Puffin', 'Marten', 'Gecko', 'Wren']
 
-/** Colours that read well as a 2px cursor on white and as a translucent selection. */
-export const USER_COLORS = ['#d81b60', '#8e24aa', '#3949ab', '#1e88e5', '#00897b', '#43a047', '#f4511e', '#6d4c41', '#c0ca33', '#fb8c00', '#5e35b1', '#00acc1']
+/** Colours chosen for distinctness that read well as a 2px cursor on white (web/view/colors.ts). */
+export const USER_COLORS: readonly string[] = PALETTE
 
 export function randomUser(random: () => number = Math.random): UserIdentity {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length) % list.length]!
-  return { name: `${pick(ADJECTIVES)} ${pick(ANIMALS)}`, color: pick(USER_COLORS) }
+  return { name: `${pick(ADJECTIVES)} ${pick(ANIMALS)}`, color: pick(USER_COLORS), colorChosen: false }
 }
 
 /** A colour CSS can use everywhere we paint with it: `#rgb` or `#rrggbb`, lower-cased; null otherwise. */
@@ -52,9 +56,12 @@ export function loadUser(storage: KeyValueStore, params: URLSearchParams, random
     // A damaged entry is replaced by a fresh identity below.
   }
   const fallback = randomUser(random)
-  const user = {
+  const linkColor = normalizeColor(params.get('color'))
+  const storedColor = normalizeColor(stored.color)
+  const user: UserIdentity = {
     name: normalizeName(params.get('name')) ?? normalizeName(stored.name) ?? fallback.name,
-    color: normalizeColor(params.get('color')) ?? normalizeColor(stored.color) ?? fallback.color,
+    color: linkColor ?? storedColor ?? fallback.color,
+    colorChosen: linkColor !== null || (storedColor !== null && stored.colorChosen === true),
   }
   saveUser(storage, user)
   return user
@@ -62,7 +69,7 @@ export function loadUser(storage: KeyValueStore, params: URLSearchParams, random
 
 export function saveUser(storage: KeyValueStore, user: UserIdentity): void {
   try {
-    storage.setItem(STORAGE_KEY, JSON.stringify({ name: user.name, color: user.color }))
+    storage.setItem(STORAGE_KEY, JSON.stringify({ name: user.name, color: user.color, colorChosen: user.colorChosen }))
   } catch {
     // Storage can be full or disabled (private windows); the identity then lasts for this page only.
   }

@@ -4,7 +4,6 @@ import { commandForKeystroke, type Command, type CommandContext } from './keymap
 import { keystrokeForEvent } from './keystroke.ts'
 import type { SystemClipboard } from './system-clipboard.ts'
 
-export const READ_ONLY_HINT = 'Read-only: this link can follow the document but not change it'
 
 /** Keys the browser would use to move its own caret out of the input span. */
 const NAVIGATION_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown'])
@@ -15,17 +14,30 @@ export interface InputHost {
   readonly clipboard: SystemClipboard
   /** The user acted in the editor (typed, moved, clicked): stop following a peer. */
   didLocalInput(): void
+  /** F1: open the key help. */
+  showKeyHelp(): void
 }
+
+export const TAB_MOVES_FOCUS_ON = 'Tab moves focus (Ctrl+M: Tab indents again)'
+export const TAB_MOVES_FOCUS_OFF = 'Tab indents (Ctrl+M: Tab moves focus)'
 
 /**
  * Keyboard, text and clipboard input on the editing surface. Keys go through the keymap to core
  * commands; typed text (`beforeinput`) goes to `insertText` with grouped undo; IME composition is
- * shown in the input span at the cursor and inserted when it ends; copy, cut and paste run in the
+ * shown inline in the input span at the cursor, the line's following text moved aside to make room,
+ * and inserted when it ends (peers see it only then); copy, cut and paste run in the
  * browser's clipboard events, through the system clipboard. Nothing reaches the DOM's own editing:
  * every `beforeinput` is cancelled, so the rendered lines only ever show the model.
+ *
+ * Tab indents, so a keyboard user could not leave (WCAG 2.1.2): as in CodeMirror, Tab or Shift+Tab
+ * right after Escape moves focus instead, and Ctrl+M (as in VS Code) makes Tab move focus until
+ * pressed again.
  */
 export class KeyboardInput {
   private composing = false
+  /** The last key was Escape: a Tab now leaves the editor. */
+  private escaped = false
+  private tabMovesFocus = false
   private readonly context: CommandContext
   private readonly cleanups: (() => void)[] = []
 
@@ -41,15 +53,27 @@ export class KeyboardInput {
     listen('beforeinput', (event) => this.onBeforeInput(event))
     listen('compositionstart', () => this.onCompositionStart())
     listen('compositionend', (event) => this.onCompositionEnd(event))
+    listen('input', () => this.onInput())
     listen('copy', (event) => this.onClipboard(event, 'copy'))
     listen('cut', (event) => this.onClipboard(event, 'cut'))
     listen('paste', (event) => this.onClipboard(event, 'paste'))
     listen('focus', () => this.placeCaret())
+    listen('blur', () => (this.escaped = false))
     listen('drop', (event) => event.preventDefault())
   }
 
   dispose(): void {
     for (const cleanup of this.cleanups) cleanup()
+  }
+
+  /** Whether Tab moves focus out of the editor instead of indenting (Ctrl+M toggles it). */
+  getTabMovesFocus(): boolean {
+    return this.tabMovesFocus
+  }
+
+  setTabMovesFocus(on: boolean): void {
+    this.tabMovesFocus = on
+    this.host.view.showHint(on ? TAB_MOVES_FOCUS_ON : TAB_MOVES_FOCUS_OFF)
   }
 
   isComposing(): boolean {
@@ -79,7 +103,7 @@ export class KeyboardInput {
   runCommand(command: Command): void {
     this.host.didLocalInput()
     if (command.edits && this.host.editor.isReadOnly()) {
-      this.host.view.showHint(READ_ONLY_HINT)
+      this.host.view.showHint(this.host.view.readOnlyHint)
       return
     }
     this.guard(() => command.run(this.context))
@@ -88,8 +112,22 @@ export class KeyboardInput {
 
   private onKeyDown(event: KeyboardEvent): void {
     if (event.isComposing || event.keyCode === 229 || this.composing) return
+    if (event.key === 'F1') {
+      event.preventDefault()
+      this.host.showKeyHelp()
+      return
+    }
     const keystroke = keystrokeForEvent(event)
     if (keystroke === null) return
+    const escaped = this.escaped
+    this.escaped = keystroke === 'escape'
+    if (keystroke === 'ctrl-m') {
+      event.preventDefault()
+      this.setTabMovesFocus(!this.tabMovesFocus)
+      return
+    }
+    // The browser's own Tab handling moves focus out of the editing surface.
+    if ((keystroke === 'tab' || keystroke === 'shift-tab') && (escaped || this.tabMovesFocus)) return
     const binding = commandForKeystroke(keystroke)
     if (binding === undefined) {
       if (NAVIGATION_KEYS.has(event.key)) event.preventDefault()
@@ -155,11 +193,20 @@ export class KeyboardInput {
   private onCompositionStart(): void {
     this.composing = true
     this.host.view.inputSpan.classList.add('cx-composing')
-    if (this.host.editor.isReadOnly()) this.host.view.showHint(READ_ONLY_HINT)
+    if (this.host.editor.isReadOnly()) this.host.view.showHint(this.host.view.readOnlyHint)
+  }
+
+  /** The composition changed in the input span: the line makes room for it at the cursor. */
+  private onInput(): void {
+    if (!this.composing) return
+    const span = this.host.view.inputSpan
+    const width = span.getBoundingClientRect().width
+    this.host.view.setCompositionWidth(span.textContent === INPUT_ANCHOR ? null : width)
   }
 
   private onCompositionEnd(event: CompositionEvent): void {
     this.composing = false
+    this.host.view.setCompositionWidth(null)
     const span = this.host.view.inputSpan
     span.classList.remove('cx-composing')
     span.textContent = INPUT_ANCHOR
@@ -171,7 +218,7 @@ export class KeyboardInput {
     event.preventDefault()
     const { editor, clipboard, view } = this.host
     if (kind !== 'copy' && editor.isReadOnly()) {
-      view.showHint(READ_ONLY_HINT)
+      view.showHint(this.host.view.readOnlyHint)
       return
     }
     const data = event.clipboardData
@@ -213,7 +260,7 @@ export class KeyboardInput {
       fn()
     } catch (error) {
       // A command can still meet read-only (a peer's token changed mode): say so, never throw at the user.
-      if (error instanceof ReadOnlyEditorError) this.host.view.showHint(READ_ONLY_HINT)
+      if (error instanceof ReadOnlyEditorError) this.host.view.showHint(this.host.view.readOnlyHint)
       else throw error
     }
   }

@@ -8,7 +8,9 @@ const DRAG_SCROLL_SPEED = 0.5
  * The mouse, as in Atom on Linux: click places the cursor, shift+click extends, ctrl+click adds a
  * cursor (or removes the one clicked); double-click selects a word and triple-click a line, and
  * dragging extends by characters, words or lines accordingly (scrolling when the pointer leaves the
- * view). Clicking the gutter selects lines; its arrows fold and unfold.
+ * view). Clicking the gutter selects lines; its arrows fold and unfold. Shift+Alt+drag or a drag
+ * with the middle button selects a column (box): one selection per row between the corners, as in
+ * VS Code and Sublime Text.
  */
 export class MouseInput {
   private readonly cleanups: (() => void)[] = []
@@ -26,6 +28,10 @@ export class MouseInput {
     on(view.content, 'mousedown', (event) => this.onTextMouseDown(event))
     on(view.scroller.querySelector<HTMLElement>('.cx-gutter')!, 'mousedown', (event) => this.onGutterMouseDown(event))
     on(view.scroller, 'wheel', () => host.didLocalInput())
+    // The middle button drags a column selection: no X primary-selection paste when it is released.
+    on(view.content, 'auxclick', (event) => {
+      if (event.button === 1) event.preventDefault()
+    })
   }
 
   dispose(): void {
@@ -35,6 +41,15 @@ export class MouseInput {
 
   private onTextMouseDown(event: MouseEvent): void {
     const { editor, view } = this.host
+    if (event.button === 1 || (event.button === 0 && event.shiftKey && event.altKey)) {
+      // The middle button would also paste the X primary selection on Linux: the box drag wins.
+      event.preventDefault()
+      view.focus()
+      this.placeCaret()
+      this.host.didLocalInput()
+      this.startBoxDrag(event)
+      return
+    }
     if (event.button !== 0) {
       view.focus()
       return
@@ -120,6 +135,45 @@ export class MouseInput {
   }
 
   private stopDragListeners: () => void = () => {}
+
+  /** A column selection from where the button went down to wherever the pointer goes until it is released. */
+  private startBoxDrag(event: MouseEvent): void {
+    this.stopDrag()
+    const { editor, view } = this.host
+    const win = view.element.ownerDocument.defaultView!
+    const anchor = view.boxPointForClientPoint(event.clientX, event.clientY)
+    const button = event.button === 1 ? 4 : 1
+    const selectTo = (clientX: number, clientY: number): void => {
+      const head = view.boxPointForClientPoint(clientX, clientY)
+      const step = head.row >= anchor.row ? 1 : -1
+      const ranges: [[number, number], [number, number]][] = []
+      for (let row = anchor.row; row !== head.row + step; row += step) {
+        ranges.push([[row, Math.min(anchor.column, head.column)], [row, Math.max(anchor.column, head.column)]])
+      }
+      editor.setSelectedScreenRanges(ranges, { reversed: head.column < anchor.column })
+    }
+    selectTo(event.clientX, event.clientY)
+    const onMove = (move: MouseEvent): void => {
+      if ((move.buttons & button) === 0) return onUp()
+      selectTo(move.clientX, move.clientY)
+    }
+    // On Linux, releasing the middle button pastes the primary selection: not at the end of a box drag.
+    const surface = view.surface
+    const dropPaste = (paste: Event): void => {
+      paste.preventDefault()
+      paste.stopImmediatePropagation()
+    }
+    if (button === 4) surface.addEventListener('paste', dropPaste, true)
+    const onUp = (): void => this.stopDrag()
+    win.addEventListener('mousemove', onMove)
+    win.addEventListener('mouseup', onUp)
+    this.stopDragListeners = () => {
+      win.removeEventListener('mousemove', onMove)
+      win.removeEventListener('mouseup', onUp)
+      // After the release's own paste event has gone by.
+      win.setTimeout(() => surface.removeEventListener('paste', dropPaste, true), 0)
+    }
+  }
 
   private stopDrag(): void {
     if (this.drag?.frame) this.host.view.element.ownerDocument.defaultView!.cancelAnimationFrame(this.drag.frame)

@@ -16,6 +16,8 @@ const OVERSCAN = 10
  * composition's later updates are dropped). Playwright's text matchers ignore this character.
  */
 export const INPUT_ANCHOR = '\u200b'
+/** Views made in this page so far: gives each one's description element its own id. */
+let viewCount = 0
 /** How long a hint ("read-only") stays on screen. */
 const HINT_MS = 2500
 
@@ -44,6 +46,8 @@ export class EditorView {
   /** Where the DOM caret lives for typing and IME; drawn at the last cursor. */
   readonly inputSpan: HTMLElement
   readonly content: HTMLElement
+  /** What an attempt to edit a read-only editor shows. */
+  readOnlyHint = 'Read-only: this link can follow the document but not change it'
   private readonly sizer: HTMLElement
   private readonly cursorLayer: HTMLElement
   private readonly highlightLayer: HTMLElement
@@ -73,6 +77,7 @@ export class EditorView {
   constructor(
     readonly editor: TextEditor,
     parent: HTMLElement,
+    options: { label?: string } = {},
   ) {
     const doc = parent.ownerDocument
     this.win = doc.defaultView!
@@ -95,7 +100,12 @@ export class EditorView {
     this.surface.spellcheck = false
     this.surface.setAttribute('role', 'textbox')
     this.surface.setAttribute('aria-multiline', 'true')
-    this.surface.setAttribute('aria-label', 'Document')
+    this.surface.setAttribute('aria-label', options.label ?? 'Document')
+    // Screen readers announce how to leave the editor and find the keys when it gets focus.
+    const description = el('span', 'cx-visually-hidden')
+    description.id = `cx-editor-keys-${++viewCount}`
+    description.textContent = 'Escape then Tab leaves the editor; F1 lists the keys.'
+    this.surface.setAttribute('aria-describedby', description.id)
     this.surface.setAttribute('autocapitalize', 'off')
     this.surface.setAttribute('autocorrect', 'off')
     this.surface.setAttribute('translate', 'no')
@@ -114,7 +124,7 @@ export class EditorView {
     this.content.append(this.highlightLayer, this.surface, this.cursorLayer, this.overlayLayer, this.probe)
     this.sizer.append(gutterElement, this.content)
     this.scroller.appendChild(this.sizer)
-    this.element.append(this.scroller, this.hint)
+    this.element.append(this.scroller, this.hint, description)
     parent.appendChild(this.element)
     this.content.style.setProperty('--cx-pad', `${PAD}px`)
 
@@ -245,9 +255,34 @@ export class EditorView {
     return this.editor.clipScreenPosition([clampedRow, this.lines.columnAt(clampedRow, x, this.charWidth)])
   }
 
+  /**
+   * The screen row and column under a window point without clipping the column to the line (past
+   * its end, columns go on at the font's cell width): the corner of a column (box) selection.
+   */
+  boxPointForClientPoint(clientX: number, clientY: number): { row: number; column: number } {
+    const box = this.content.getBoundingClientRect()
+    const x = clientX - box.left - PAD
+    const row = Math.max(0, Math.min(this.editor.getLastScreenRow(), Math.floor((clientY - box.top) / this.lineHeight)))
+    const length = this.lines.textForRow(row).length
+    const end = this.lines.xFor(row, length, this.charWidth)
+    if (x > end) return { row, column: length + Math.round((x - end) / this.charWidth) }
+    return { row, column: this.lines.columnAt(row, Math.max(0, x), this.charWidth) }
+  }
+
   /** Pixel position of a screen position in the content (for tests and the IME anchor). */
   pixelPositionForScreenPosition(row: number, column: number): { top: number; left: number } {
     return { top: row * this.lineHeight, left: PAD + this.lines.xFor(row, column, this.charWidth) }
+  }
+
+  /**
+   * Makes room for an IME composition `width` px wide at the last cursor (the text after it moves
+   * aside while the composition shows in the input span); null closes it when the composition ends.
+   */
+  setCompositionWidth(width: number | null): void {
+    const cursor = this.editor.getLastCursor()
+    const position = cursor?.getScreenPosition()
+    this.lines.setCompositionGap(width === null || position === undefined ? null : { row: position.row, column: position.column, width })
+    this.requestRender({ lines: true, decorations: true })
   }
 
   /** Shows a short message over the editor ("This document is read-only"). */
@@ -256,6 +291,11 @@ export class EditorView {
     this.hint.classList.add('cx-visible')
     this.win.clearTimeout(this.hintTimer)
     this.hintTimer = this.win.setTimeout(() => this.hint.classList.remove('cx-visible'), HINT_MS)
+  }
+
+  /** Whether syntax highlighting has covered the whole document (it goes on in the background). */
+  isHighlightComplete(): boolean {
+    return this.highlighter.isComplete()
   }
 
   /** Renders now instead of on the next frame (tests and benchmarks measure the DOM afterwards). */

@@ -1,4 +1,5 @@
 import type { TextEditor } from '../../core/index.ts'
+import { ProgressiveParse, type ParseTiming } from './progressive-parse.ts'
 
 /** Part of a screen row to paint with `classes` (`tok-*` names from the language mode). */
 export interface ScreenSpan {
@@ -8,42 +9,43 @@ export interface ScreenSpan {
 }
 
 /**
- * Syntax highlighting for the rendered screen rows, from the language mode's highlight spans
- * (`editor.highlightSpansForBufferRows`, buffer columns) mapped to screen columns: as they are on a
- * row shown unchanged, through the display layer on rows with tabs, folds or soft wrap.
- *
- * The first highlight of a document parses all of it, which for a large file takes long enough to
- * delay the first screen; so the first parse after opening (or changing language) runs after the
- * plain text is on screen, and until then rows render plain. Later parses are incremental.
+ * Syntax highlighting for the rendered screen rows, from the page's progressive parse (buffer
+ * columns, web/view/progressive-parse.ts) mapped to screen columns: as they are on a row shown
+ * unchanged, through the display layer on rows with tabs, folds or soft wrap. The text is on screen
+ * before any parsing; colours follow, the rows in view first, without ever blocking input for more
+ * than a few milliseconds.
  */
 export class RowHighlighter {
-  private ready = false
-  private timer = 0
-  private readonly subscription: { dispose(): void }
+  private readonly parse: ProgressiveParse
 
   constructor(
     private readonly editor: TextEditor,
-    private readonly win: Window,
-    /** Called once the first parse is done: the rows can now be painted with their highlights. */
-    private readonly onReady: () => void,
+    win: Window,
+    /** Called when more of the document is highlighted: rows painted plain may now have colours. */
+    onProgress: () => void,
+    timing: ParseTiming = {},
   ) {
-    this.subscription = editor.onDidChangeLanguage(() => this.warmUp())
-    this.warmUp()
+    this.parse = new ProgressiveParse(editor, win, onProgress, timing)
   }
 
   dispose(): void {
-    this.subscription.dispose()
-    this.win.clearTimeout(this.timer)
+    this.parse.dispose()
   }
 
-  /** Spans for screen rows first..first + texts.length - 1 (texts: their screen text); null before the first parse. */
+  /** Whether the whole document is highlighted. */
+  isComplete(): boolean {
+    return this.parse.isComplete()
+  }
+
+  /** Spans for screen rows first..first + texts.length - 1 (texts: their screen text); null for plain text. */
   spansForScreenRows(first: number, texts: readonly string[]): ScreenSpan[][] | null {
-    if (!this.ready || texts.length === 0) return null
+    if (texts.length === 0) return null
     const editor = this.editor
     const last = first + texts.length - 1
     const firstBufferRow = editor.bufferRowForScreenRow(first)
     const lastBufferRow = editor.bufferRangeForScreenRange([[last, 0], [last, texts[texts.length - 1]!.length]]).end.row
-    const byBufferRow = editor.highlightSpansForBufferRows(firstBufferRow, lastBufferRow)
+    const byBufferRow = this.parse.spansForBufferRows(firstBufferRow, lastBufferRow)
+    if (byBufferRow === null) return null
     const spansOf = (bufferRow: number) => byBufferRow[bufferRow - firstBufferRow] ?? []
     const result: ScreenSpan[][] = []
     let previousBufferRow = first > 0 ? editor.bufferRowForScreenRow(first - 1) : -1
@@ -80,17 +82,6 @@ export class RowHighlighter {
       }
     }
     return mapped.sort((a, b) => a.start - b.start)
-  }
-
-  private warmUp(): void {
-    this.ready = false
-    this.win.clearTimeout(this.timer)
-    this.timer = this.win.setTimeout(() => {
-      if (this.editor.isDestroyed()) return
-      this.editor.highlightSpansForBufferRows(0, 0)
-      this.ready = true
-      this.onReady()
-    }, 0)
   }
 }
 

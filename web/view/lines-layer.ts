@@ -22,12 +22,20 @@ interface RenderedLine {
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 
+/** Room made inside a row for an IME composition: the text after `column` moves right by `width` px. */
+export interface CompositionGap {
+  row: number
+  column: number
+  width: number
+}
+
 export class LinesLayer {
   private rendered = new Map<number, RenderedLine>()
   private spare: RenderedLine[] = []
   private readonly range: Range
   /** The longest rendered line so far, in columns: the content's width (never shrinks while unwrapped). */
   maxColumns = 0
+  private gap: CompositionGap | null = null
 
   constructor(
     private readonly editor: TextEditor,
@@ -69,13 +77,19 @@ export class LinesLayer {
         line.element.style.top = `${row * this.lineHeight}px`
         next.set(row, line)
       }
-      this.update(line, texts[row - first]!, spans?.[row - first], row < lastScreenRow)
+      const gap = this.gap !== null && this.gap.row === row ? this.gap : null
+      this.update(line, texts[row - first]!, spans?.[row - first], row < lastScreenRow, gap)
       if (line.element !== expected) this.surface.insertBefore(line.element, expected)
       expected = line.element.nextSibling
     }
     if (this.spare.length > 64) this.spare.length = 64
     this.rendered = next
     if (this.tail.parentNode !== this.surface || this.tail.nextSibling !== null) this.surface.appendChild(this.tail)
+  }
+
+  /** Opens (or, with null, closes) room for an IME composition; applied on the next render. */
+  setCompositionGap(gap: CompositionGap | null): void {
+    this.gap = gap
   }
 
   /** Forgets the widest-line estimate (after soft wrap is toggled). */
@@ -128,13 +142,13 @@ export class LinesLayer {
     return this.rendered.has(row)
   }
 
-  private update(line: RenderedLine, text: string, spans: readonly ScreenSpan[] | undefined, newline: boolean): void {
-    const highlight = spansKey(spans)
+  private update(line: RenderedLine, text: string, spans: readonly ScreenSpan[] | undefined, newline: boolean, gap: CompositionGap | null): void {
+    const highlight = spansKey(spans) + (gap === null ? '' : `|gap:${gap.column}:${gap.width}`)
     if (line.text !== text || line.highlight !== highlight) {
-      paint(line.span, text, spans)
+      paint(line.span, text, spans, gap)
       line.text = text
       line.highlight = highlight
-      line.simple = PRINTABLE_ASCII.test(text)
+      line.simple = gap === null && PRINTABLE_ASCII.test(text)
       if (text.length > this.maxColumns) this.maxColumns = text.length
     }
     if (line.newline !== newline) {
@@ -155,28 +169,57 @@ export class LinesLayer {
   }
 }
 
-/** Fills a line's span with its text, wrapping highlighted parts in `<span class="tok-…">`. */
-function paint(target: HTMLElement, text: string, spans: readonly ScreenSpan[] | undefined): void {
-  if (spans === undefined || spans.length === 0) {
+/**
+ * Fills a line's span with its text, wrapping highlighted parts in `<span class="tok-…">`, and with
+ * an empty inline-block of the composition's width at the gap's column (text after it moves right).
+ */
+function paint(target: HTMLElement, text: string, spans: readonly ScreenSpan[] | undefined, gap: CompositionGap | null = null): void {
+  if ((spans === undefined || spans.length === 0) && gap === null) {
     target.textContent = text
     return
   }
   const doc = target.ownerDocument
-  const parts: (string | HTMLElement)[] = []
+  const pieces: { start: number; end: number; classes: string | null }[] = []
   let at = 0
-  for (const span of spans) {
+  for (const span of spans ?? []) {
     const start = Math.max(at, Math.min(span.start, text.length))
     const end = Math.min(span.end, text.length)
-    if (start > at) parts.push(text.slice(at, start))
+    if (start > at) pieces.push({ start: at, end: start, classes: null })
     if (end > start) {
-      const token = doc.createElement('span')
-      token.className = span.classes
-      token.textContent = text.slice(start, end)
-      parts.push(token)
+      pieces.push({ start, end, classes: span.classes })
       at = end
     }
   }
-  if (at < text.length) parts.push(text.slice(at))
+  if (at < text.length) pieces.push({ start: at, end: text.length, classes: null })
+  const parts: (string | HTMLElement)[] = []
+  const emit = (start: number, end: number, classes: string | null): void => {
+    if (end <= start) return
+    if (classes === null) {
+      parts.push(text.slice(start, end))
+      return
+    }
+    const token = doc.createElement('span')
+    token.className = classes
+    token.textContent = text.slice(start, end)
+    parts.push(token)
+  }
+  const gapColumn = gap === null ? -1 : Math.min(gap.column, text.length)
+  let gapPlaced = gap === null
+  const placeGap = (): void => {
+    const spacer = doc.createElement('span')
+    spacer.className = 'cx-composition-gap'
+    spacer.style.width = `${gap!.width}px`
+    parts.push(spacer)
+    gapPlaced = true
+  }
+  for (const piece of pieces) {
+    if (!gapPlaced && gapColumn >= piece.start && gapColumn < piece.end) {
+      emit(piece.start, gapColumn, piece.classes)
+      placeGap()
+      emit(gapColumn, piece.end, piece.classes)
+    } else emit(piece.start, piece.end, piece.classes)
+  }
+  if (!gapPlaced) placeGap()
   target.replaceChildren(...parts)
 }
 

@@ -1,6 +1,8 @@
 import type { Disposable } from '../../core/index.ts'
 import { withAlpha } from '../app/user.ts'
 import type { DecorationLayer, EditorView } from './editor-view.ts'
+import { textColorOn } from './colors.ts'
+import type { PeerActivity } from './peer-activity.ts'
 import type { PeerLike, PeerSource } from './peer-types.ts'
 import { ElementPool, setData, setStyle } from './pool.ts'
 import { rectsForScreenRange } from './rects.ts'
@@ -10,12 +12,17 @@ import { placeRect, type Placement } from './selections-layer.ts'
 const STACK_OFFSET_PX = 3
 const LABEL_STEP_PX = 16
 const FALLBACK_COLOR = '#6e7781'
+/** How long a peer's name stays by their cursor after they last acted. */
+export const LABEL_MS = 3000
 
 /**
  * Every peer's selections (translucent, in the peer's colour, behind the text) and cursors (solid,
  * `[data-testid=remote-cursor][data-peer-name]`), for the rendered rows. The peer's last cursor
- * carries its name; the others show it on hover. Cursors that share a spot (with each other or with
- * a local cursor) step aside by a few pixels and stack their labels, so every one stays visible.
+ * carries its name while the peer is active and a few seconds after (then only the caret stays, so
+ * names do not cover the text); hovering a cursor shows it again, as does following the peer. The
+ * label's text is black or white, whichever contrasts more with the peer's colour. Cursors that
+ * share a spot (with each other or with a local cursor) step aside by a few pixels and stack their
+ * labels, so every one stays visible.
  */
 export class PeersLayer implements DecorationLayer {
   private readonly highlights: ElementPool
@@ -23,10 +30,14 @@ export class PeersLayer implements DecorationLayer {
   private readonly watched = new Map<PeerLike, Disposable[]>()
   private readonly subscriptions: Disposable[] = []
   private followed: PeerLike | null = null
+  private labelTimer = 0
+  private readonly stopActivity: () => void
 
   constructor(
     private readonly view: EditorView,
     private readonly source: PeerSource,
+    private readonly activity: PeerActivity,
+    private readonly labelMs: number = LABEL_MS,
   ) {
     const highlightParent = view.getHighlightElement()
     const cursorParent = view.getOverlayElement()
@@ -57,17 +68,21 @@ export class PeersLayer implements DecorationLayer {
         this.changed(peer)
       }),
     )
+    this.stopActivity = activity.onDidChange(() => this.scheduleLabelCheck())
     view.addDecorationLayer(this)
   }
 
   dispose(): void {
     for (const peer of [...this.watched.keys()]) this.unwatch(peer)
     for (const subscription of this.subscriptions) subscription.dispose()
+    this.stopActivity()
+    this.view.element.ownerDocument.defaultView?.clearTimeout(this.labelTimer)
   }
 
   /** Keeps this peer's last cursor in view whenever it moves (null: stop). */
   setFollowed(peer: PeerLike | null): void {
     this.followed = peer
+    this.view.requestRender({ decorations: true })
     if (peer !== null) this.scrollToFollowed()
   }
 
@@ -78,10 +93,12 @@ export class PeersLayer implements DecorationLayer {
     this.highlights.begin()
     this.cursors.begin()
     const peers = [...this.source.getPeers()].sort((a, b) => a.clientId - b.clientId)
+    const now = Date.now()
     for (const peer of peers) {
       const color = peer.user.color || FALLBACK_COLOR
       const name = peer.user.name || 'Anonymous'
       const lastCursor = peer.getLastCursor()
+      const labeled = peer === this.followed || now - this.activity.lastActiveAt(peer) < this.labelMs
       for (const selection of peer.getSelections()) {
         const range = selection.getScreenRange()
         if (range.end.row < first || range.start.row > last) continue
@@ -103,10 +120,11 @@ export class PeersLayer implements DecorationLayer {
         setStyle(element, 'background', color)
         const label = element.firstElementChild as HTMLElement
         setStyle(label, 'background', color)
+        setStyle(label, 'color', textColorOn(color))
         if (label.textContent !== name) label.textContent = name
         const below = head.row === 0
         setStyle(label, 'transform', stacked === 0 ? '' : `translateY(${below ? '' : '-'}${stacked * LABEL_STEP_PX}px)`)
-        const className = `cx-remote-cursor${below ? ' cx-label-below' : ''}${cursor === lastCursor ? ' cx-labeled' : ''}`
+        const className = `cx-remote-cursor${below ? ' cx-label-below' : ''}${cursor === lastCursor && labeled ? ' cx-labeled' : ''}`
         if (element.className !== className) element.className = className
         setData(element, 'peerName', name)
         setData(element, 'clientId', String(peer.clientId))
@@ -145,6 +163,21 @@ export class PeersLayer implements DecorationLayer {
   private changed(peer: PeerLike): void {
     this.view.requestRender({ decorations: true })
     if (peer === this.followed) this.scrollToFollowed()
+  }
+
+  /** Someone acted: their label shows now; draw again when the next shown label is due to go. */
+  private scheduleLabelCheck(): void {
+    const win = this.view.element.ownerDocument.defaultView!
+    win.clearTimeout(this.labelTimer)
+    this.labelTimer = 0
+    this.view.requestRender({ decorations: true })
+    const now = Date.now()
+    let next = Infinity
+    for (const peer of this.source.getPeers()) {
+      const until = this.activity.lastActiveAt(peer) + this.labelMs
+      if (until > now) next = Math.min(next, until)
+    }
+    if (next !== Infinity) this.labelTimer = win.setTimeout(() => this.scheduleLabelCheck(), next - now + 20)
   }
 
   private scrollToFollowed(): void {

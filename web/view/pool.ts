@@ -33,7 +33,7 @@ export class ElementPool {
   }
 }
 
-type StyleName = 'top' | 'left' | 'width' | 'height' | 'right' | 'background' | 'transform'
+type StyleName = 'top' | 'left' | 'width' | 'height' | 'right' | 'background' | 'color' | 'transform'
 
 /** What each element was last given, so unchanged values cost a map lookup instead of a DOM access. */
 const written = new WeakMap<HTMLElement, Map<string, string>>()

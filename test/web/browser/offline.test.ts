@@ -19,9 +19,11 @@ afterAll(async () => {
 const connection = (page: Page) => page.locator('[data-testid=connection]')
 
 /** The text this browser's IndexedDB holds for a room, read into a fresh doc. */
-function storedText(page: Page, room: string): Promise<string> {
+function storedText(page: Page, room: string): Promise<string | null> {
   return page.evaluate(async (name) => {
     const { session, doc } = window.cotext!
+    // The copy opens once the server has accepted this browser as a writer (web/app/session.ts).
+    if (session.persistence === null) return null
     const Persistence = session.persistence.constructor as new (name: string, doc: unknown) => { whenSynced: Promise<unknown>; destroy(): Promise<void> }
     const Doc = doc.constructor as new () => typeof doc
     const copy = new Doc()
