@@ -101,21 +101,17 @@ export class LineIndex {
 
   /** The line at `row` (with its ending) and its start offset, in one descent. */
   lineAndOffsetForRow(row: number): { line: string; offset: number } {
+    if (row >= this.root.lineCount) return { line: '', offset: this.root.length }
     let node = this.root
     let local = row
     let offset = 0
     while (!node.leaf) {
-      const children = node.children
-      const n = children.length
       let i = 0
-      for (; i < n; i++) {
-        const child = children[i]!
-        if (local < child.lineCount) break
+      for (let child = node.children[0]!; local >= child.lineCount; child = node.children[++i]!) {
         local -= child.lineCount
         offset += child.length
       }
-      if (i === n) return { line: '', offset }
-      node = children[i]!
+      node = node.children[i]!
     }
     const lines = node.lines
     const end = local < lines.length ? local : lines.length
@@ -218,7 +214,7 @@ export class LineIndex {
     const contentEnd = at.rowStart + at.line.length - endingLength(at.line)
     if (offset + deleteLength <= contentEnd && (offset > at.rowStart || at.row === 0) && !/[\r\n]/.test(text)) {
       const local = offset - at.rowStart
-      this.replaceLine(at.row, at.line.slice(0, local) + text + at.line.slice(local + deleteLength))
+      this.replaceLine(at.row, at.line.slice(0, local) + text + at.line.slice(local + deleteLength), text.length - deleteLength)
       return
     }
     let firstRow = at.row
@@ -241,30 +237,21 @@ export class LineIndex {
     this.splice(firstRow, lastRow + 1, lines)
   }
 
-  /** Puts `line` in place of the line at `row` (same ending): one descent, the lengths fixed on the way. */
-  private replaceLine(row: number, line: string): void {
+  /**
+   * Puts `line` in place of the line at `row` (same ending), `delta` code units longer than it: one
+   * descent, adding `delta` to the lengths on the way (the caller found the row, so it exists).
+   */
+  private replaceLine(row: number, line: string, delta: number): void {
     let node = this.root
     let local = row
-    while (!node.leaf) {
-      const children = node.children
-      let i = 0
-      while (local >= children[i]!.lineCount) local -= children[i++]!.lineCount
-      node = children[i]!
-    }
-    const delta = line.length - node.lines[local]!.length
-    node.lines[local] = line
-    if (delta === 0) return
-    // Down again, now that the path is known to be right, adding the change of length.
-    let fix = this.root
-    local = row
     for (;;) {
-      fix.length += delta
-      if (fix.leaf) return
-      const children = fix.children
+      node.length += delta
+      if (node.leaf) break
       let i = 0
-      while (local >= children[i]!.lineCount) local -= children[i++]!.lineCount
-      fix = children[i]!
+      for (const children = node.children; local >= children[i]!.lineCount; i++) local -= children[i]!.lineCount
+      node = node.children[i]!
     }
+    node.lines[local] = line
   }
 
   private splice(from: number, to: number, lines: string[]): void {
