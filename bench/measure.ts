@@ -1,3 +1,5 @@
+import v8 from 'node:v8'
+
 /** Shared timing helpers: median of several runs, each after a warm-up, so noisy machines agree. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
@@ -42,4 +44,25 @@ export function fmt(ms: number): string {
 
 export function ratio(r: number): string {
   return `${r.toFixed(2)}x`
+}
+
+/**
+ * Wall time and bytes allocated on the JS heap by `fn`: the growth of the used heap plus what every
+ * garbage collection during the call freed (V8's GC profiler reports the heap before and after each).
+ */
+export function allocation<T>(fn: () => T): { ms: number; bytes: number; result: T } {
+  const profiler = new v8.GCProfiler()
+  profiler.start()
+  const usedBefore = v8.getHeapStatistics().used_heap_size
+  const start = performance.now()
+  const result = fn()
+  const ms = performance.now() - start
+  const usedAfter = v8.getHeapStatistics().used_heap_size
+  let freed = 0
+  for (const gc of profiler.stop().statistics) freed += gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize
+  return { ms, bytes: Math.max(0, usedAfter - usedBefore + freed), result }
+}
+
+export function bytes(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e4 ? `${(n / 1e3).toFixed(0)} KB` : `${n.toFixed(0)} B`
 }

@@ -1,8 +1,10 @@
 /**
- * Replays real editing traces (../shared/traces, never copied into the project) three ways: on a bare
- * Y.Text, through a TextBuffer (line index kept current), and through a TextEditor (a cursor placed and
- * text typed or deleted for every patch, with history and events), each transaction its own Yjs
- * transaction. Prints each against the bare Y.Text; skips with a note when the traces are absent.
+ * Replays real editing traces (../shared/traces, never copied into the project) three ways, a tenth of
+ * the trace at a time, interleaved: on a bare Y.Text, through a TextBuffer (line index kept current),
+ * and through TextEditor#setTextInBufferRange (history, selections' undo snapshot, markers, layout,
+ * events), each transaction of the trace its own Yjs transaction and undo step. Prints, per tenth and
+ * overall, each against the bare Y.Text (target for the editor: <= 2x in every tenth) and the bytes
+ * allocated per edit; skips with a note when the traces are absent.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -11,7 +13,7 @@ import { gunzipSync } from 'node:zlib'
 import * as Y from 'yjs'
 import { TextBuffer } from '../core/buffer/text-buffer.ts'
 import { TextEditor } from '../core/editor/text-editor.ts'
-import { fmt, ratio } from './measure.ts'
+import { allocation, bytes, fmt, ratio } from './measure.ts'
 
 interface Trace {
   startContent: string
@@ -19,8 +21,11 @@ interface Trace {
   txns: { patches: [number, number, string][] }[]
 }
 
-const folder = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'traces')
+type Txn = Trace['txns'][number]
+
+const folder = process.env.TRACES_DIR ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'traces')
 const names = (process.env.TRACES ?? 'automerge-paper,seph-blog1,rustcode,sveltecomponent').split(',')
+const TENTHS = 10
 
 if (!existsSync(folder)) {
   console.log(`trace replay: skipped, ${folder} is absent`)
@@ -31,67 +36,101 @@ function load(name: string): Trace {
   return JSON.parse(gunzipSync(readFileSync(join(folder, `${name}.json.gz`))).toString('utf8')) as Trace
 }
 
-function bare(trace: Trace): string {
+interface Replayer {
+  readonly label: string
+  replay(txns: readonly Txn[]): void
+  text(): string
+}
+
+function bare(trace: Trace): Replayer {
   const doc = new Y.Doc()
   const text = doc.getText('text')
   text.insert(0, trace.startContent)
-  for (const { patches } of trace.txns) {
-    doc.transact(() => {
-      for (const [pos, del, ins] of patches) {
-        if (del > 0) text.delete(pos, del)
-        if (ins) text.insert(pos, ins)
+  return {
+    label: 'bare',
+    replay(txns) {
+      for (const { patches } of txns) {
+        doc.transact(() => {
+          for (const [pos, del, ins] of patches) {
+            if (del > 0) text.delete(pos, del)
+            if (ins) text.insert(pos, ins)
+          }
+        })
       }
-    })
+    },
+    text: () => text.toString(),
   }
-  return text.toString()
 }
 
-function buffer(trace: Trace): string {
+function buffer(trace: Trace): Replayer {
   const buf = new TextBuffer({ text: trace.startContent })
-  for (const { patches } of trace.txns) {
-    buf.transact(() => {
-      for (const [pos, del, ins] of patches) {
-        buf.setTextInRange([buf.positionForCharacterIndex(pos), buf.positionForCharacterIndex(pos + del)], ins, { normalizeLineEndings: false })
+  return {
+    label: 'buffer',
+    replay(txns) {
+      for (const { patches } of txns) {
+        buf.transact(() => {
+          for (const [pos, del, ins] of patches) {
+            buf.setTextInRange([buf.positionForCharacterIndex(pos), buf.positionForCharacterIndex(pos + del)], ins, { normalizeLineEndings: false })
+          }
+        })
       }
-    })
+    },
+    text: () => buf.getText(),
   }
-  return buf.getText()
 }
 
-function editor(trace: Trace): string {
+function editor(trace: Trace): Replayer {
   const ed = new TextEditor({ text: trace.startContent })
   const buf = ed.getBuffer()
-  for (const { patches } of trace.txns) {
-    ed.transact(() => {
-      for (const [pos, del, ins] of patches) {
-        const start = buf.positionForCharacterIndex(pos)
-        if (del > 0) ed.setSelectedBufferRange([start, buf.positionForCharacterIndex(pos + del)])
-        else ed.setCursorBufferPosition(start)
-        if (ins) ed.insertText(ins, { normalizeLineEndings: false, autoIndentNewline: false, autoDecreaseIndent: false })
-        else ed.delete()
+  return {
+    label: 'editor',
+    replay(txns) {
+      for (const { patches } of txns) {
+        ed.transact(() => {
+          for (const [pos, del, ins] of patches) {
+            ed.setTextInBufferRange([buf.positionForCharacterIndex(pos), buf.positionForCharacterIndex(pos + del)], ins, { normalizeLineEndings: false })
+          }
+        })
       }
-    })
+    },
+    text: () => ed.getText(),
   }
-  return ed.getText()
-}
-
-function timed(fn: () => string): { ms: number; text: string } {
-  const start = performance.now()
-  const text = fn()
-  return { ms: performance.now() - start, text }
 }
 
 for (const name of names) {
   const trace = load(name)
   const ops = trace.txns.reduce((n, t) => n + t.patches.length, 0)
-  const base = timed(() => bare(trace))
-  const buf = timed(() => buffer(trace))
-  const ed = timed(() => editor(trace))
-  for (const [label, result] of [['bare', base], ['buffer', buf], ['editor', ed]] as const) {
-    if (result.text !== trace.endContent) throw new Error(`${name}: the ${label} replay did not reach endContent`)
+  const replayers = [bare(trace), buffer(trace), editor(trace)]
+  const totals = replayers.map(() => ({ ms: 0, bytes: 0 }))
+  const editorRatios: number[] = []
+  console.log(`trace ${name} (${trace.txns.length.toLocaleString('en')} transactions, ${ops.toLocaleString('en')} patches), per tenth:`)
+  for (let tenth = 0; tenth < TENTHS; tenth++) {
+    const from = Math.floor((tenth * trace.txns.length) / TENTHS)
+    const to = Math.floor(((tenth + 1) * trace.txns.length) / TENTHS)
+    const txns = trace.txns.slice(from, to)
+    const edits = txns.reduce((n, t) => n + t.patches.length, 0)
+    // Rotate the order so that drifting load hits every replayer alike.
+    const results = replayers.map(() => ({ ms: 0, bytes: 0 }))
+    for (let i = 0; i < replayers.length; i++) {
+      const k = (tenth + i) % replayers.length
+      const { ms, bytes } = allocation(() => replayers[k]!.replay(txns))
+      results[k] = { ms, bytes }
+      totals[k]!.ms += ms
+      totals[k]!.bytes += bytes
+    }
+    const [b, buf, ed] = results as [{ ms: number; bytes: number }, { ms: number; bytes: number }, { ms: number; bytes: number }]
+    editorRatios.push(ed.ms / b.ms)
+    console.log(
+      `trace   ${name} tenth ${String(tenth + 1).padStart(2)}: editor ${ratio(ed.ms / b.ms)} bare, buffer ${ratio(buf.ms / b.ms)} ` +
+        `(${fmt(b.ms)} bare, ${fmt(buf.ms)} buffer, ${fmt(ed.ms)} editor; allocated per edit ${bytes(b.bytes / edits)} bare, ${bytes(buf.bytes / edits)} buffer, ${bytes(ed.bytes / edits)} editor)`,
+    )
   }
+  for (const replayer of replayers) {
+    if (replayer.text() !== trace.endContent) throw new Error(`${name}: the ${replayer.label} replay did not reach endContent`)
+  }
+  const [b, buf, ed] = totals as [{ ms: number; bytes: number }, { ms: number; bytes: number }, { ms: number; bytes: number }]
   console.log(
-    `trace ${name} (${trace.txns.length.toLocaleString('en')} transactions, ${ops.toLocaleString('en')} patches): ` +
-      `TextBuffer ${ratio(buf.ms / base.ms)} bare Y.Text, TextEditor ${ratio(ed.ms / base.ms)} (${fmt(base.ms)} bare, ${fmt(buf.ms)} buffer, ${fmt(ed.ms)} editor)`,
+    `trace ${name}: TextEditor#setTextInBufferRange ${ratio(ed.ms / b.ms)} bare Y.Text overall, worst tenth ${ratio(Math.max(...editorRatios))}, last tenth ${ratio(editorRatios[TENTHS - 1]! / editorRatios[0]!)} the first (target <= 2x in every tenth); ` +
+      `TextBuffer ${ratio(buf.ms / b.ms)} (${fmt(b.ms)} bare, ${fmt(buf.ms)} buffer, ${fmt(ed.ms)} editor; ${bytes(b.bytes / ops)}, ${bytes(buf.bytes / ops)}, ${bytes(ed.bytes / ops)} allocated per edit)`,
   )
 }

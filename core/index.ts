@@ -18,6 +18,8 @@ export { Range, type RangeLike } from './point/range.ts'
 export { Disposable, CompositeDisposable, type DisposableLike } from './events/disposable.ts'
 /** A typed event emitter. */
 export { Emitter } from './events/emitter.ts'
+/** What `onWillInsertText` callbacks receive: the text, and `cancel()`. */
+export type { WillInsertTextEvent } from './editor/editor-events.ts'
 /** Copied text plus Atom's paste metadata. */
 export { Clipboard, type ClipboardMetadata } from './editor/clipboard.ts'
 /** Thrown when a read-only editor is asked to change its text. */

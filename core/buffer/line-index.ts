@@ -3,24 +3,26 @@
  * for the last). Row <-> offset lookups descend the tree in O(log n); an edit re-splits only the lines
  * it touches. It mirrors the Y.Text so that reads never stringify the CRDT.
  */
+import { buildTree, spliceTree, type SummedTreeShape } from './summed-tree.ts'
 
-const LEAF_MAX = 64
+const LEAF_MAX = 32
 const BRANCH_MAX = 32
 
-interface Leaf {
-  readonly leaf: true
-  lines: string[]
-  length: number
+/**
+ * A leaf holds `lines`, a branch `children`; both kinds share one shape (the other field empty) so
+ * that the descents, which run on every coordinate conversion, see a single hidden class.
+ */
+class TreeNode {
+  constructor(
+    readonly leaf: boolean,
+    readonly lines: string[],
+    readonly children: TreeNode[],
+    readonly lineCount: number,
+    public length: number,
+  ) {}
 }
 
-interface Branch {
-  readonly leaf: false
-  children: TreeNode[]
-  lineCount: number
-  length: number
-}
-
-type TreeNode = Leaf | Branch
+const NONE: never[] = []
 
 const LINE_BREAK = /\r\n|\r|\n/g
 
@@ -47,94 +49,45 @@ export function splitLines(text: string): string[] {
   return lines
 }
 
-function nodeLineCount(node: TreeNode): number {
-  return node.leaf ? node.lines.length : node.lineCount
-}
-
-function makeLeaf(lines: string[]): Leaf {
+function makeLeaf(lines: string[]): TreeNode {
   let length = 0
   for (const line of lines) length += line.length
-  return { leaf: true, lines, length }
+  return new TreeNode(true, lines, NONE, lines.length, length)
 }
 
-function makeBranch(children: TreeNode[]): Branch {
+function makeBranch(children: TreeNode[]): TreeNode {
   let lineCount = 0
   let length = 0
   for (const child of children) {
-    lineCount += nodeLineCount(child)
+    lineCount += child.lineCount
     length += child.length
   }
-  return { leaf: false, children, lineCount, length }
+  return new TreeNode(false, NONE, children, lineCount, length)
 }
 
-function chunk<T>(items: T[], max: number): T[][] {
-  if (items.length <= max) return [items]
-  const count = Math.ceil(items.length / max)
-  const size = Math.ceil(items.length / count)
-  const chunks: T[][] = []
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size))
-  return chunks
-}
-
-function buildLevel(lines: string[]): TreeNode {
-  let level: TreeNode[] = chunk(lines, LEAF_MAX).map(makeLeaf)
-  while (level.length > 1) level = chunk(level, BRANCH_MAX).map(makeBranch)
-  return level[0]!
-}
-
-/** Replaces rows [from, to) of `node` by `insert`; returns the nodes that take its place. */
-function spliceNode(node: TreeNode, from: number, to: number, insert: string[]): TreeNode[] {
-  if (node.leaf) {
-    const lines = node.lines.slice(0, from).concat(insert, node.lines.slice(to))
-    if (lines.length === 0) return []
-    return chunk(lines, LEAF_MAX).map(makeLeaf)
-  }
-  const children: TreeNode[] = []
-  let start = 0
-  let inserted = false
-  for (let i = 0; i < node.children.length; i++) {
-    const child = node.children[i]!
-    const count = nodeLineCount(child)
-    const end = start + count
-    const isLast = i === node.children.length - 1
-    // The insertion goes into the child that holds row `from` (or the last child when appending).
-    const holdsInsert = !inserted && (from < end || (isLast && from <= end))
-    const overlaps = from < end && to > start
-    if (holdsInsert || overlaps) {
-      const localFrom = Math.max(from - start, 0)
-      const localTo = Math.min(Math.max(to - start, localFrom), count)
-      children.push(...spliceNode(child, localFrom, localTo, holdsInsert ? insert : []))
-      if (holdsInsert) inserted = true
-    } else {
-      children.push(child)
-    }
-    start = end
-  }
-  mergeSmallLeaves(children)
-  if (children.length === 0) return []
-  return chunk(children, BRANCH_MAX).map(makeBranch)
-}
-
-/** Joins neighbouring leaves that fit in one, so deletions do not leave the tree full of slivers. */
-function mergeSmallLeaves(children: TreeNode[]): void {
-  for (let i = children.length - 1; i > 0; i--) {
-    const a = children[i - 1]!
-    const b = children[i]!
-    if (a.leaf && b.leaf && a.lines.length + b.lines.length <= LEAF_MAX / 2) {
-      children.splice(i - 1, 2, makeLeaf(a.lines.concat(b.lines)))
-    }
-  }
+const SHAPE: SummedTreeShape<TreeNode, string[]> = {
+  leafMax: LEAF_MAX,
+  branchMax: BRANCH_MAX,
+  isLeaf: (node) => node.leaf,
+  children: (node) => node.children,
+  count: (node) => node.lineCount,
+  entries: (leaf) => leaf.lines,
+  entryCount: (lines) => lines.length,
+  slice: (lines, from, to) => lines.slice(from, to),
+  concat: (parts) => ([] as string[]).concat(...parts),
+  leaf: makeLeaf,
+  branch: makeBranch,
 }
 
 export class LineIndex {
   private root: TreeNode
 
   constructor(text = '') {
-    this.root = buildLevel(splitLines(text))
+    this.root = buildTree(SHAPE, splitLines(text))
   }
 
   get lineCount(): number {
-    return nodeLineCount(this.root)
+    return this.root.lineCount
   }
 
   get length(): number {
@@ -148,56 +101,52 @@ export class LineIndex {
 
   /** The line at `row` (with its ending) and its start offset, in one descent. */
   lineAndOffsetForRow(row: number): { line: string; offset: number } {
+    if (row >= this.root.lineCount) return { line: '', offset: this.root.length }
     let node = this.root
     let local = row
     let offset = 0
     while (!node.leaf) {
-      let next: TreeNode | null = null
-      for (const child of node.children) {
-        const count = nodeLineCount(child)
-        if (local < count) {
-          next = child
-          break
-        }
-        local -= count
+      let i = 0
+      for (let child = node.children[0]!; local >= child.lineCount; child = node.children[++i]!) {
+        local -= child.lineCount
         offset += child.length
       }
-      if (next === null) return { line: '', offset }
-      node = next
+      node = node.children[i]!
     }
     const lines = node.lines
-    for (let i = 0; i < local && i < lines.length; i++) offset += lines[i]!.length
+    const end = local < lines.length ? local : lines.length
+    for (let i = 0; i < end; i++) offset += lines[i]!.length
     return { line: lines[local] ?? '', offset }
   }
 
   /** The row holding `offset`, its start offset and its line (with ending), in one descent. */
   lineForOffset(offset: number): { row: number; rowStart: number; line: string } {
     let node = this.root
-    let remaining = Math.max(0, Math.min(offset, this.root.length))
+    let remaining = offset < 0 ? 0 : offset > node.length ? node.length : offset
     let row = 0
     let rowStart = 0
     while (!node.leaf) {
-      let next: TreeNode | null = null
-      for (let i = 0; i < node.children.length; i++) {
-        const child = node.children[i]!
-        if (remaining < child.length || i === node.children.length - 1) {
-          next = child
-          break
-        }
+      const children = node.children
+      const last = children.length - 1
+      let i = 0
+      for (; i < last; i++) {
+        const child = children[i]!
+        if (remaining < child.length) break
         remaining -= child.length
         rowStart += child.length
-        row += nodeLineCount(child)
+        row += child.lineCount
       }
-      node = next!
+      node = children[i]!
     }
     const lines = node.lines
-    for (let i = 0; i < lines.length; i++) {
+    const last = lines.length - 1
+    for (let i = 0; i < last; i++) {
       const len = lines[i]!.length
-      if (remaining < len || i === lines.length - 1) return { row: row + i, rowStart, line: lines[i]! }
+      if (remaining < len) return { row: row + i, rowStart, line: lines[i]! }
       remaining -= len
       rowStart += len
     }
-    return { row, rowStart, line: '' }
+    return last >= 0 ? { row: row + last, rowStart, line: lines[last]! } : { row, rowStart, line: '' }
   }
 
   /** Offset of the first character of `row` (the text's length past the last row). */
@@ -226,7 +175,7 @@ export class LineIndex {
     }
     let start = 0
     for (const child of node.children) {
-      const count = nodeLineCount(child)
+      const count = child.lineCount
       const end = start + count
       if (end > from && start < to) this.collect(child, Math.max(0, from - start), Math.min(count, to - start), out)
       if (end >= to) return
@@ -257,16 +206,15 @@ export class LineIndex {
   /**
    * Applies "delete `deleteLength` characters at `offset`, then insert `text` there". Only the rows the
    * edit touches are re-split, plus the row before when it ends in '\r' (an inserted '\n' would join it).
+   * `at` is `lineForOffset(offset)` when the caller has it already.
    */
-  edit(offset: number, deleteLength: number, text: string): void {
-    const at = this.lineForOffset(offset)
+  edit(offset: number, deleteLength: number, text: string, at = this.lineForOffset(offset)): void {
     // Typing: an edit inside one row's content with no line break in or out re-splits nothing. At a
     // row's start a '\r' ending the row above could join a '\n', so that case takes the full path.
     const contentEnd = at.rowStart + at.line.length - endingLength(at.line)
     if (offset + deleteLength <= contentEnd && (offset > at.rowStart || at.row === 0) && !/[\r\n]/.test(text)) {
       const local = offset - at.rowStart
-      const line = at.line.slice(0, local) + text + at.line.slice(local + deleteLength)
-      this.splice(at.row, at.row + 1, [line])
+      this.replaceLine(at.row, at.line.slice(0, local) + text + at.line.slice(local + deleteLength), text.length - deleteLength)
       return
     }
     let firstRow = at.row
@@ -289,12 +237,26 @@ export class LineIndex {
     this.splice(firstRow, lastRow + 1, lines)
   }
 
+  /**
+   * Puts `line` in place of the line at `row` (same ending), `delta` code units longer than it: one
+   * descent, adding `delta` to the lengths on the way (the caller found the row, so it exists).
+   */
+  private replaceLine(row: number, line: string, delta: number): void {
+    let node = this.root
+    let local = row
+    for (;;) {
+      node.length += delta
+      if (node.leaf) break
+      let i = 0
+      for (const children = node.children; local >= children[i]!.lineCount; i++) local -= children[i]!.lineCount
+      node = node.children[i]!
+    }
+    node.lines[local] = line
+  }
+
   private splice(from: number, to: number, lines: string[]): void {
-    let nodes = spliceNode(this.root, from, to, lines)
-    if (nodes.length === 0) nodes = [makeLeaf([''])]
-    while (nodes.length > 1) nodes = chunk(nodes, BRANCH_MAX).map(makeBranch)
-    let root = nodes[0]!
-    while (!root.leaf && root.children.length === 1) root = root.children[0]!
-    this.root = root
+    const root = spliceTree(SHAPE, this.root, from, to, lines)
+    // No rows at all is the empty text: one empty row.
+    this.root = root.lineCount === 0 ? makeLeaf(['']) : root
   }
 }

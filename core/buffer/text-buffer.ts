@@ -189,20 +189,22 @@ export class TextBuffer {
   }
 
   characterIndexForPosition(position: PointLike): number {
-    const point = Point.fromObject(position, false, 'position')
+    const point = position instanceof Point ? position : Point.fromObject(position, false, 'position')
     const row = toFiniteNumber(point.row)
     if (row < 0) return 0
     if (row > this.index.lineCount - 1) return this.index.length
     // One descent gives the row's text (to clip the column) and its offset.
     const { line, offset } = this.index.lineAndOffsetForRow(Math.floor(row))
-    return offset + clipColumn(line, Math.floor(toFiniteNumber(point.column)), 'backward', line.length - endingLength(line))
+    const column = Math.floor(toFiniteNumber(point.column))
+    return offset + clipColumn(line, column, 'backward', contentLength(line, column))
   }
 
   positionForCharacterIndex(offset: number): Point {
     const n = toFiniteNumber(offset)
     const clamped = Math.max(0, Math.min(this.index.length, Math.floor(n)))
     const { row, rowStart, line } = this.index.lineForOffset(clamped)
-    return new Point(row, clipColumn(line, clamped - rowStart, 'backward', line.length - endingLength(line)))
+    const column = clamped - rowStart
+    return new Point(row, clipColumn(line, column, 'backward', contentLength(line, column)))
   }
 
   /** Offset of an already clipped point. */
@@ -224,7 +226,7 @@ export class TextBuffer {
    * was, as every peer (who never saw that undo's link) would.
    */
   offsetForRelativePosition(position: Y.RelativePosition, options: { followRedone?: boolean } = {}): number | null {
-    const fast = this.changeReader.offsetForRelativePosition(position)
+    const fast = this.changeReader.offsetForRelativePosition(position, options.followRedone ?? true)
     if (fast !== undefined) return fast === null ? null : Math.max(0, Math.min(this.index.length, fast))
     const absolute = Y.createAbsolutePositionFromRelativePosition(position, this.doc, options.followRedone ?? true)
     if (absolute === null || absolute.type !== this.ytext) return null
@@ -344,14 +346,17 @@ export class TextBuffer {
     this.doc.transact((transaction) => {
       const client = this.doc.clientID
       const clockBefore = Y.getState(this.doc.store, client)
-      if (deleteLength > 0) this.ytext.delete(offset, deleteLength)
+      if (deleteLength > 0) {
+        this.ytext.delete(offset, deleteLength)
+        this.changeReader.noteOwnDelete(offset, deleteLength)
+      }
       if (text.length > 0) this.ytext.insert(offset, text)
       const clockAfter = Y.getState(this.doc.store, client)
+      this.changeReader.noteOwnInsert(client, clockBefore, clockAfter)
       let own = this.ownEdits.get(transaction)
       if (!own) this.ownEdits.set(transaction, (own = []))
       own.push([clockBefore, clockAfter])
       const change = { offset, deleteLength, insertText: text }
-      this.changeReader.noteOwnChange(change, clockAfter > clockBefore ? Y.createID(client, clockAfter - 1) : null)
       // After-change consumers (marker events) run once, when the transaction ends, as in Atom.
       this.applyChanges([change], transaction.origin, true, false, false)
     }, origin)
@@ -361,7 +366,7 @@ export class TextBuffer {
     const own = this.ownEdits.get(transaction)
     if (own) {
       this.ownEdits.delete(transaction)
-      if (this.ytext.length === this.index.length && this.changeReader.insertedOnlyIn(transaction, own)) {
+      if (this.ytext.length === this.index.length && this.changeReader.indexedLength === this.index.length && this.changeReader.insertedOnlyIn(transaction, own)) {
         this.runAfterHooks()
         return
       }
@@ -386,10 +391,20 @@ export class TextBuffer {
       const repaired = repairSurrogates ? this.withSplitSurrogates(rawChange) : rawChange
       const { offset, deleteLength, insertText } = this.withLineEndingPairs(repaired)
       if (deleteLength === 0 && insertText.length === 0) continue
-      const start = this.positionForOffsetUnclipped(offset)
-      const oldText = this.index.textBetween(offset, offset + deleteLength)
-      const oldEnd = this.positionForOffsetUnclipped(offset + deleteLength)
-      this.index.edit(offset, deleteLength, insertText)
+      // One descent finds the row; a change that deletes within the row's content needs no other.
+      const at = this.index.lineForOffset(offset)
+      const local = offset - at.rowStart
+      const start = new Point(at.row, local)
+      let oldText: string
+      let oldEnd: Point
+      if (local + deleteLength <= at.line.length - endingLength(at.line)) {
+        oldText = at.line.slice(local, local + deleteLength)
+        oldEnd = new Point(at.row, local + deleteLength)
+      } else {
+        oldText = this.index.textBetween(offset, offset + deleteLength)
+        oldEnd = this.positionForOffsetUnclipped(offset + deleteLength)
+      }
+      this.index.edit(offset, deleteLength, insertText, at)
       const oldRange = new Range(start, oldEnd)
       const newRange = Range.fromText(start, insertText)
       changes.push({
@@ -513,6 +528,14 @@ function rawChangesFromDelta(event: Y.YTextEvent): RawChange[] {
   }
   flush()
   return changes
+}
+
+/**
+ * The length of `line` without its ending, as far as clipping `column` needs it: a column well
+ * inside the line clips the same against any longer length, so the ending is read only near it.
+ */
+function contentLength(line: string, column: number): number {
+  return column < line.length - 2 ? line.length : line.length - endingLength(line)
 }
 
 /** One change turning `before` into `after`: everything between their common prefix and suffix. */

@@ -6,10 +6,9 @@ import type { TextBuffer } from '../buffer/text-buffer.ts'
  * bound to has not arrived yet (its update is still on the way); 'foreign' when it belongs to another
  * type (a peer editing another text of the same document) or can no longer be found.
  *
- * Yjs has no index from items to offsets; the buffer walks from the position's item to the nearest
- * item whose offset it remembers (usually a few steps), and only falls back to Yjs's walk over every
- * item to the left. Either way it runs only when a peer publishes a new position, never per edit:
- * edits move the markers.
+ * The buffer's content index (core/buffer/content-index.ts) maps the position's item ID to its offset
+ * in O(log n), without walking Yjs's item list. It runs only when a peer publishes a new position,
+ * never per edit: edits move the markers.
  */
 export type Location = number | 'pending' | 'foreign'
 

@@ -81,3 +81,30 @@ export function foldableRowRangeContainingRow(
   }
   return null
 }
+
+/** Every indentation fold as rows [start, end], nested ones included (Atom's plain-text `getFoldableRanges`). */
+export function indentationFoldRowRanges(lines: FoldableLines, tabLength: number): [number, number][] {
+  const result: [number, number][] = []
+  for (let row = 0, count = lines.getLineCount(); row < count; row++) {
+    const endRow = endRowForFoldAtRow(lines, row, tabLength)
+    if (endRow !== null) result.push([row, endRow])
+  }
+  return result
+}
+
+/**
+ * The folds starting on rows indented exactly `level` levels, skipping the rows an earlier one covers
+ * (Atom's plain-text `getFoldableRangesAtIndentLevel`).
+ */
+export function indentationFoldRowRangesAtLevel(lines: FoldableLines, level: number, tabLength: number): [number, number][] {
+  const result: [number, number][] = []
+  for (let row = 0, count = lines.getLineCount(); row < count; row++) {
+    const line = lines.lineForRow(row) ?? ''
+    if (indentLengthForLine(line, tabLength) / tabLength !== level) continue
+    const endRow = endRowForFoldAtRow(lines, row, tabLength)
+    if (endRow === null) continue
+    result.push([row, endRow])
+    row = endRow
+  }
+  return result
+}

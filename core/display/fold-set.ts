@@ -154,8 +154,16 @@ export class FoldSet {
     const destroyed: Range[] = []
     let kept = 0
     const folds = this.folds
+    // A change that adds or removes no line break moves nothing on rows after it: the folds starting
+    // there (sorted by start) stay as they are.
+    const sameRows = a.row === oldEnd.row && oldEnd.row === newEnd.row
+    let untouched = folds.length
     for (let i = 0; i < folds.length; i++) {
       const fold = folds[i]!
+      if (sameRows && fold.startRow > a.row) {
+        untouched = i
+        break
+      }
       // Most folds end before the change and stay as they are.
       if (fold.endRow < a.row || (fold.endRow === a.row && fold.endColumn < a.column)) {
         folds[kept++] = fold
@@ -180,8 +188,11 @@ export class FoldSet {
       if (endVsEnd > 0 || (isEmpty && startVsEnd >= 0)) shiftEnd(fold, oldEnd, newEnd)
       folds[kept++] = fold
     }
+    const touched = kept
+    for (let i = untouched; i < folds.length; i++) folds[kept++] = folds[i]!
     this.folds.length = kept
-    for (let i = 1; i < kept; i++) {
+    // The untouched folds were in order already: check the moved ones and the seam after them.
+    for (let i = 1; i <= touched && i < kept; i++) {
       if (compareFolds(this.folds[i - 1]!, this.folds[i]!) > 0) {
         this.folds.sort(compareFolds)
         break
@@ -194,6 +205,7 @@ export class FoldSet {
     // No fold was destroyed, so the displayed folds keep their shape (the mapping keeps the order of
     // starts and of ends): move them the same way instead of merging again on every keystroke.
     for (const fold of this.mergedCache) {
+      if (sameRows && fold.startRow > a.row) break
       if (compare(fold.startRow, fold.startColumn, oldEnd.row, oldEnd.column) >= 0) shiftStart(fold, oldEnd, newEnd)
       if (compare(fold.endRow, fold.endColumn, oldEnd.row, oldEnd.column) > 0) shiftEnd(fold, oldEnd, newEnd)
     }

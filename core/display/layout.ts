@@ -1,4 +1,5 @@
 import { charWidthAt } from './char-width.ts'
+import { hasHalfPairAtEdge, splitsSurrogatePair } from '../point/unicode.ts'
 import type { FoldSpan } from './fold-set.ts'
 
 /** What a fold shows as on screen: one column. */
@@ -142,6 +143,143 @@ export function measureRow(row: number, line: string, settings: LayoutSettings, 
 }
 
 /**
+ * The unwrapped width of a row after an edit inside it, from its width before, reading only the
+ * edit's text and the text between the hard tabs around it: the old and new text are measured from
+ * the edit's column (known modulo the tab length from the tab before it), and the first tab after
+ * the edit changes width with the columns before it; past that tab the columns line up with the old
+ * ones again. Sets `out.width` and `out.hasTab`; answers false (having set nothing) when an edge of
+ * the edit splits a surrogate pair, for the caller to measure the whole row.
+ */
+export function measureEditedRow(
+  line: string,
+  oldWidth: number,
+  oldHasTab: boolean,
+  start: number,
+  oldText: string,
+  newText: string,
+  tabLength: number,
+  out: LineMeasure,
+): boolean {
+  const end = start + newText.length
+  if (splitsSurrogatePair(line, start) || splitsSurrogatePair(line, end) || hasHalfPairAtEdge(oldText) || hasHalfPairAtEdge(newText)) return false
+  const tabs = oldHasTab || newText.includes('\t')
+  // The edit's column modulo the tab length: every tab ends on a tab stop.
+  const column = tabs && start > 0 ? start - line.lastIndexOf('\t', start - 1) - 1 : 0
+  const scratch: LineMeasure = { rowCount: 1, width: 0, hasTab: false }
+  const oldEnd = measureText(oldText, 0, oldText.length, column, tabLength, scratch)
+  const oldTextWidth = scratch.width
+  const oldTextTab = scratch.hasTab
+  scratch.width = 0
+  scratch.hasTab = false
+  const newEnd = measureText(newText, 0, newText.length, column, tabLength, scratch)
+  let width = oldWidth - oldTextWidth + scratch.width
+  if (tabs) {
+    const nextTab = line.indexOf('\t', end)
+    if (nextTab >= 0) {
+      const gap = nextTab - end
+      width += tabLength - ((newEnd + gap) % tabLength) - (tabLength - ((oldEnd + gap) % tabLength))
+    }
+  }
+  out.width = width
+  // Deleting a tab may have deleted the row's last one.
+  out.hasTab = scratch.hasTab || (oldHasTab && (!oldTextTab || line.includes('\t')))
+  return true
+}
+
+/** Where `wrapRows` starts when it re-wraps part of a one-piece line, and where it may stop. */
+interface WrapResume {
+  /** Index in the line where a row starts, and that row's indentation (0 on the first row). */
+  readonly index: number
+  readonly indent: number
+  /** The line's first non-whitespace screen column; -1 to find it (from the first row). */
+  readonly firstNonWhitespace: number
+  /** Whether a row starting at this index ends the re-wrap (the rest of the layout is known). */
+  stop(index: number): boolean
+}
+
+/**
+ * The layout of a wrapped display line of one buffer row, no fold, after an edit inside it, from its
+ * layout before: the rows that cannot have seen the edit stay, the rows from there are wrapped
+ * again until one starts where an old row started (moved by the edit), and the old rows from there
+ * on are reused, moved. A row's layout depends only on where it starts and on the continuation indent,
+ * so from such a row on nothing changes. Null when the edit reaches into the line's leading
+ * whitespace (which sets the indent of every continuation row), or when that whitespace fills the
+ * first row (the indent then changes from row to row): lay the line out whole then.
+ * `oldEnd` and `newEnd` are the ends of the replaced and the inserted text.
+ */
+export function rewrapEditedLine(
+  old: DisplayLine,
+  line: string,
+  row: number,
+  start: number,
+  oldEnd: number,
+  newEnd: number,
+  measure: LineMeasure,
+  settings: LayoutSettings,
+): DisplayLine | null {
+  const oldRows = old.rows
+  if (old.pieces.length !== 1 || oldRows.length < 2) return null
+  let leading = 0
+  let leadingColumns = 0
+  for (; leading < line.length; leading++) {
+    const code = line.charCodeAt(leading)
+    if (code === SPACE) leadingColumns++
+    else if (code === TAB) leadingColumns += settings.tabLength - (leadingColumns % settings.tabLength)
+    else break
+  }
+  // Continuation rows share one indent only when the first row holds the first non-whitespace character.
+  if (start <= leading || leading >= oldRows[1]!.column) return null
+  const delta = newEnd - oldEnd
+  // The old row holding the edit's start.
+  let k = 0
+  for (let lo = 0, hi = oldRows.length - 1; lo <= hi; ) {
+    const mid = (lo + hi) >> 1
+    if (oldRows[mid]!.column <= start) {
+      k = mid
+      lo = mid + 1
+    } else hi = mid - 1
+  }
+  // A row's break can look ahead to the character that did not fit (at most two code units per
+  // column past its start) and go back to a word start: every row that may have seen the edit is
+  // wrapped again.
+  let from = k
+  while (from > 0 && oldRows[from - 1]!.column + 2 * settings.wrapColumn + 2 > start) from--
+  const rows: ScreenRowLayout[] = oldRows.slice(0, from)
+  let synced = -1
+  const stop = (index: number): boolean => {
+    if (index < newEnd) return false
+    const target = index - delta
+    for (let lo = k, hi = oldRows.length - 1; lo <= hi; ) {
+      const mid = (lo + hi) >> 1
+      const column = oldRows[mid]!.column
+      if (column === target) {
+        synced = mid
+        return true
+      }
+      if (column < target) lo = mid + 1
+      else hi = mid - 1
+    }
+    return false
+  }
+  const pieces: Piece[] = [{ kind: 'text', row, start: 0, end: line.length, line }]
+  const resume: WrapResume = {
+    index: oldRows[from]!.column,
+    indent: oldRows[from]!.indent,
+    firstNonWhitespace: from === 0 ? -1 : leadingColumns,
+    stop,
+  }
+  wrapRows(pieces, settings, rows, resume)
+  if (synced >= 0) {
+    for (let j = synced; j < oldRows.length; j++) {
+      const { piece, column, indent, length } = oldRows[j]!
+      rows.push({ piece, column: column + delta, indent, length })
+    }
+  }
+  measure.rowCount = rows.length
+  return { pieces, rows, width: measure.width, hasTab: measure.hasTab }
+}
+
+/**
  * Atom's soft wrap: break before the character that would pass the wrap column, at the last word
  * start (whitespace followed by non-whitespace) on the row when there is one, inside the word when
  * there is none. Continuation rows are indented like the line's leading whitespace (unless that is
@@ -152,18 +290,18 @@ export function measureRow(row: number, line: string, settings: LayoutSettings, 
  * a fold that ends at column 0.
  * Pushes the rows into `rows` when given; returns how many there are.
  */
-function wrapRows(pieces: readonly Piece[], settings: LayoutSettings, rows: ScreenRowLayout[] | null): number {
+function wrapRows(pieces: readonly Piece[], settings: LayoutSettings, rows: ScreenRowLayout[] | null, resume?: WrapResume): number {
   const { tabLength, wrapColumn, hangingIndent } = settings
   const count = pieces.length
   let rowCount = 0
   let p = 0
-  let i = startOf(pieces[0]!)
+  let i = resume?.index ?? startOf(pieces[0]!)
   let rowPiece = p
   let rowColumn = i
-  let indent = 0
-  let column = 0
-  let width = 0
-  let firstNonWhitespace = -1
+  let indent = resume?.indent ?? 0
+  let column = indent
+  let width = indent
+  let firstNonWhitespace = resume?.firstNonWhitespace ?? -1
   let boundaryPiece = -1
   let boundaryIndex = 0
   let boundaryColumn = 0
@@ -236,6 +374,7 @@ function wrapRows(pieces: readonly Piece[], settings: LayoutSettings, rows: Scre
     if (indent + hangingIndent < wrapColumn) indent += hangingIndent
     p = rowPiece = breakPiece
     i = rowColumn = breakIndex
+    if (resume?.stop(i)) return -1
     column = indent
     width = indent
     boundaryPiece = -1

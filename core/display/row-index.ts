@@ -5,6 +5,7 @@
  * the row count, the screen-row sum, the widest line and whether any line has a tab, so that
  * buffer row <-> screen row is O(log n) and a setting change visits only the rows it can affect.
  */
+import { buildTree, spliceTree, type SummedTreeShape } from '../buffer/summed-tree.ts'
 
 const LEAF_MAX = 128
 const BRANCH_MAX = 32
@@ -90,67 +91,23 @@ function makeBranch(children: TreeNode[]): Branch {
   return refreshBranch({ leaf: false, children, rows: 0, screens: 0, maxWidth: 0, anyTab: false })
 }
 
-/** Splits `length` items into even chunks of at most `max`, as [start, end) pairs. */
-function chunkBounds(length: number, max: number): [number, number][] {
-  if (length <= max) return [[0, length]]
-  const count = Math.ceil(length / max)
-  const size = Math.ceil(length / count)
-  const bounds: [number, number][] = []
-  for (let i = 0; i < length; i += size) bounds.push([i, Math.min(length, i + size)])
-  return bounds
+interface Entries {
+  counts: number[]
+  metas: number[]
 }
 
-function leavesFrom(counts: number[], metas: number[]): Leaf[] {
-  if (counts.length === 0) return []
-  return chunkBounds(counts.length, LEAF_MAX).map(([a, b]) => makeLeaf(counts.slice(a, b), metas.slice(a, b)))
-}
-
-function branchesFrom(nodes: TreeNode[]): TreeNode[] {
-  return chunkBounds(nodes.length, BRANCH_MAX).map(([a, b]) => makeBranch(nodes.slice(a, b)))
-}
-
-/** Joins neighbouring small leaves so that deletions do not leave the tree full of slivers. */
-function mergeSmallLeaves(children: TreeNode[]): void {
-  for (let i = children.length - 1; i > 0; i--) {
-    const a = children[i - 1]!
-    const b = children[i]!
-    if (a.leaf && b.leaf && a.counts.length + b.counts.length <= LEAF_MAX / 2) {
-      children.splice(i - 1, 2, makeLeaf(a.counts.concat(b.counts), a.metas.concat(b.metas)))
-    }
-  }
-}
-
-/** Replaces rows [from, to) of `node` by the given entries; returns the nodes that take its place. */
-function spliceNode(node: TreeNode, from: number, to: number, counts: number[], metas: number[]): TreeNode[] {
-  if (node.leaf) {
-    const newCounts = node.counts.slice(0, from).concat(counts, node.counts.slice(to))
-    const newMetas = node.metas.slice(0, from).concat(metas, node.metas.slice(to))
-    return leavesFrom(newCounts, newMetas)
-  }
-  const children: TreeNode[] = []
-  let start = 0
-  let inserted = false
-  const last = node.children.length - 1
-  for (let i = 0; i <= last; i++) {
-    const child = node.children[i]!
-    const count = rowsOf(child)
-    const end = start + count
-    // The insertion goes into the child holding row `from` (the last child when appending).
-    const holdsInsert = !inserted && (from < end || (i === last && from <= end))
-    const overlaps = from < end && to > start
-    if (holdsInsert || overlaps) {
-      const localFrom = Math.max(from - start, 0)
-      const localTo = Math.min(Math.max(to - start, localFrom), count)
-      children.push(...spliceNode(child, localFrom, localTo, holdsInsert ? counts : [], holdsInsert ? metas : []))
-      if (holdsInsert) inserted = true
-    } else {
-      children.push(child)
-    }
-    start = end
-  }
-  mergeSmallLeaves(children)
-  if (children.length === 0) return []
-  return branchesFrom(children)
+const SHAPE: SummedTreeShape<TreeNode, Entries> = {
+  leafMax: LEAF_MAX,
+  branchMax: BRANCH_MAX,
+  isLeaf: (node) => node.leaf,
+  children: (node) => (node.leaf ? [] : node.children),
+  count: rowsOf,
+  entries: (leaf) => (leaf.leaf ? leaf : { counts: [], metas: [] }),
+  entryCount: (entries) => entries.counts.length,
+  slice: (entries, from, to) => ({ counts: entries.counts.slice(from, to), metas: entries.metas.slice(from, to) }),
+  concat: (parts) => ({ counts: ([] as number[]).concat(...parts.map((p) => p.counts)), metas: ([] as number[]).concat(...parts.map((p) => p.metas)) }),
+  leaf: (entries) => makeLeaf(entries.counts, entries.metas),
+  branch: makeBranch,
 }
 
 /** Overwrites one entry, updating the leaf's sums without a rescan unless its widest row narrowed. */
@@ -214,14 +171,7 @@ export class RowIndex {
   private root: TreeNode
 
   constructor(counts: number[] = [1], metas: number[] = [0]) {
-    this.root = RowIndex.build(counts, metas)
-  }
-
-  private static build(counts: number[], metas: number[]): TreeNode {
-    let level: TreeNode[] = leavesFrom(counts, metas)
-    if (level.length === 0) return makeLeaf([], [])
-    while (level.length > 1) level = branchesFrom(level)
-    return level[0]!
+    this.root = buildTree(SHAPE, { counts, metas })
   }
 
   get rowCount(): number {
@@ -232,33 +182,11 @@ export class RowIndex {
     return this.root.screens
   }
 
-  /** Screen rows started by `row` (0 when it is hidden in a fold, or outside the index). */
-  count(row: number): number {
-    let node = this.root
-    let local = row
-    while (!node.leaf) {
-      let next: TreeNode | null = null
-      for (const child of node.children) {
-        const size = rowsOf(child)
-        if (local < size) {
-          next = child
-          break
-        }
-        local -= size
-      }
-      if (next === null) return 0
-      node = next
-    }
-    return node.counts[local] ?? 0
-  }
-
-  /** Number of screen rows before buffer row `row`. */
-  screenStart(row: number): number {
-    return this.lookup(row).screenStart
-  }
-
-  /** One descent: the entry of `row` and the number of screen rows before it. */
-  lookup(row: number): RowEntry {
+  /**
+   * The leaf holding `row` and the row's index in it (null past the end); pushes the branches passed
+   * on the way into `path` when given.
+   */
+  private leafOf(row: number, path?: Branch[]): { leaf: Leaf; local: number; screens: number } | null {
     let node = this.root
     let local = row
     let screens = 0
@@ -273,13 +201,35 @@ export class RowIndex {
         local -= size
         screens += child.screens
       }
-      if (next === null) return { row, screenStart: screens, count: 0, meta: 0 }
+      if (next === null) return null
+      path?.push(node)
       node = next
     }
-    const counts = node.counts
+    return { leaf: node, local, screens }
+  }
+
+  /** Screen rows started by `row` (0 when it is hidden in a fold, or outside the index). */
+  count(row: number): number {
+    const found = this.leafOf(row)
+    return found === null ? 0 : (found.leaf.counts[found.local] ?? 0)
+  }
+
+  /** Number of screen rows before buffer row `row`. */
+  screenStart(row: number): number {
+    return this.lookup(row).screenStart
+  }
+
+  /** One descent: the entry of `row` and the number of screen rows before it. */
+  lookup(row: number): RowEntry {
+    const found = this.leafOf(row)
+    // Only a row past the end is in no leaf: every screen row comes before it.
+    if (found === null) return { row, screenStart: this.root.screens, count: 0, meta: 0 }
+    const { leaf, local } = found
+    let screens = found.screens
+    const counts = leaf.counts
     const end = Math.min(local, counts.length)
     for (let i = 0; i < end; i++) screens += counts[i]!
-    return { row, screenStart: screens, count: counts[local] ?? 0, meta: node.metas[local] ?? 0 }
+    return { row, screenStart: screens, count: counts[local] ?? 0, meta: leaf.metas[local] ?? 0 }
   }
 
   /**
@@ -336,25 +286,26 @@ export class RowIndex {
   /** Overwrites the entry of one row. */
   set(row: number, count: number, meta: number): void {
     const path: Branch[] = []
-    let node = this.root
-    let local = row
-    while (!node.leaf) {
-      let next: TreeNode | null = null
-      for (const child of node.children) {
-        const size = rowsOf(child)
-        if (local < size) {
-          next = child
-          break
-        }
-        local -= size
-      }
-      if (next === null) return
-      path.push(node)
-      node = next
-    }
+    const found = this.leafOf(row, path)
+    if (found === null) return
+    const { leaf: node, local } = found
     if (local >= node.counts.length) return
+    const oldCount = node.counts[local]!
+    const oldMeta = node.metas[local]!
     assignOne(node, local, count, meta)
-    for (let i = path.length - 1; i >= 0; i--) refreshBranch(path[i]!)
+    // The sums on the path change by this entry alone, unless a widest row narrowed or a tab went.
+    const width = metaWidth(meta)
+    const oldWidth = metaWidth(oldMeta)
+    const lostTab = metaHasTab(oldMeta) && !metaHasTab(meta)
+    for (let i = path.length - 1; i >= 0; i--) {
+      const branch = path[i]!
+      if (lostTab || (width < oldWidth && branch.maxWidth === oldWidth)) refreshBranch(branch)
+      else {
+        branch.screens += count - oldCount
+        if (width > branch.maxWidth) branch.maxWidth = width
+        if (metaHasTab(meta)) branch.anyTab = true
+      }
+    }
   }
 
   /** Replaces rows [from, to) by the given entries. */
@@ -363,17 +314,12 @@ export class RowIndex {
       assignNode(this.root, from, counts, metas, 0)
       return
     }
-    let nodes = spliceNode(this.root, from, to, counts, metas)
-    if (nodes.length === 0) nodes = [makeLeaf([], [])]
-    while (nodes.length > 1) nodes = branchesFrom(nodes)
-    let root = nodes[0]!
-    while (!root.leaf && root.children.length === 1) root = root.children[0]!
-    this.root = root
+    this.root = spliceTree(SHAPE, this.root, from, to, { counts, metas })
   }
 
   /** Replaces every entry. */
   reset(counts: number[], metas: number[]): void {
-    this.root = RowIndex.build(counts, metas)
+    this.root = buildTree(SHAPE, { counts, metas })
   }
 
   /**

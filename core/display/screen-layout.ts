@@ -2,8 +2,8 @@ import type { TextBuffer } from '../buffer/text-buffer.ts'
 import type { BufferChangeEvent, TextChange } from '../buffer/text-change.ts'
 import { Point } from '../point/point.ts'
 import type { FoldSet } from './fold-set.ts'
-import { buildPieces, layoutDisplayLine, measureDisplayLine, measureRow, type DisplayLine, type LayoutSettings, type LineMeasure } from './layout.ts'
-import { RowIndex, metaHasTab, packMeta, type RowEntry } from './row-index.ts'
+import { buildPieces, layoutDisplayLine, measureDisplayLine, measureEditedRow, measureRow, rewrapEditedLine, type DisplayLine, type LayoutSettings, type LineMeasure } from './layout.ts'
+import { RowIndex, metaHasTab, metaWidth, packMeta, type RowEntry } from './row-index.ts'
 import { ScreenPatch } from './screen-patch.ts'
 
 /** Reads lines one by one, switching to one bulk read when an update touches many rows. */
@@ -23,6 +23,8 @@ class LineReader {
 }
 
 const CACHE_LIMIT = 256
+/** Rows at least this long keep their wrapped layout through an edit, to re-wrap only around the next one. */
+const KEEP_LAYOUT_FROM = 1000
 
 /**
  * The screen rows of a buffer under a set of folds and layout settings, kept current incrementally:
@@ -116,9 +118,12 @@ export class ScreenLayout {
 
   /** Follows one buffer change event: moves the folds and re-lays out the rows it touched. */
   applyBufferChange(event: BufferChangeEvent): ScreenPatch {
+    const single = event.changes.length === 1 ? event.changes[0]! : null
+    // A wrapped row's layout from before the edit: typing re-wraps only around the edit.
+    const before = single ? this.cache.get(single.start.row) : undefined
     this.cache.clear()
-    if (event.changes.length === 1) {
-      const patch = this.relayOutEditedRow(event.changes[0]!)
+    if (single) {
+      const patch = this.relayOutEditedRow(single, before)
       if (patch) return patch
     }
     const oldScreenCount = this.rows.screenCount
@@ -165,7 +170,7 @@ export class ScreenLayout {
    * Typing: a change within one row that is a display line of its own and stays one. Re-measures that
    * row alone; answers null (having changed nothing) when the change is not of that kind.
    */
-  private relayOutEditedRow(change: TextChange): ScreenPatch | null {
+  private relayOutEditedRow(change: TextChange, before: DisplayLine | undefined): ScreenPatch | null {
     const row = change.start.row
     if (change.oldExtent.row !== 0 || change.newExtent.row !== 0) return null
     const rowCount = this.rows.rowCount
@@ -173,7 +178,10 @@ export class ScreenLayout {
     const entry = this.rows.lookup(row)
     if (entry.count === 0 || (row + 1 < rowCount && this.rows.count(row + 1) === 0)) return null
     const patch = new ScreenPatch()
+    // The entry measures the row alone unless a fold joined something to it before this change.
+    let measuredAlone = true
     if (this.folds.size > 0) {
+      measuredAlone = !this.folds.hasMergedFoldOnRow(row)
       this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
       const [first, last] = this.folds.displayLineRows(row)
       if (first !== row || last !== row || this.folds.hasMergedFoldOnRow(row)) {
@@ -183,7 +191,28 @@ export class ScreenLayout {
       }
     }
     const measure = this.measure
-    measureRow(row, this.buffer.lineForRow(row) ?? '', this.settings, measure)
+    const line = this.buffer.lineForRow(row) ?? ''
+    const { tabLength, wrapColumn } = this.settings
+    const edited =
+      measuredAlone &&
+      measureEditedRow(line, metaWidth(entry.meta), metaHasTab(entry.meta), change.start.column, change.oldText, change.newText, tabLength, measure)
+    // A row that fits the wrap column is one screen row. A wider one is wrapped again around the edit
+    // when its layout from before is at hand; else from its start, keeping the layout when the row is
+    // long, so that the next keystroke finds it.
+    if (edited && measure.width <= wrapColumn) measure.rowCount = 1
+    else {
+      const start = change.start.column
+      const rewrapped =
+        edited && before ? rewrapEditedLine(before, line, row, start, start + change.oldText.length, start + change.newText.length, measure, this.settings) : null
+      if (rewrapped) this.cache.set(row, rewrapped)
+      else if (line.length >= KEEP_LAYOUT_FROM) {
+        const layout = this.displayLine(row)
+        measure.rowCount = layout.rows.length
+        measure.width = layout.width
+        measure.hasTab = layout.hasTab
+      }
+      else measureRow(row, line, this.settings, measure)
+    }
     this.rows.set(row, measure.rowCount, packMeta(measure.width, measure.hasTab))
     patch.splice(entry.screenStart, entry.count, measure.rowCount)
     return patch

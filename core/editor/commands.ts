@@ -5,6 +5,7 @@ import type { MergeRule, OperationScope } from './operation.ts'
 import type { SelectionList } from './selection-list.ts'
 import { applyChanges, deletionRange } from './change-list.ts'
 import type { SelectionEditing } from '../selection/host.ts'
+import { lowerCase, replaceSelectionText, transposeSelection, upperCase } from './case-commands.ts'
 
 /*
  * The editor's commands that apply one Selection method to every local selection. Two tables generate
@@ -45,6 +46,9 @@ export const EACH_SELECTION = {
   autoIndentSelectedRows: { kind: 'write', run: (s, o) => s.autoIndentSelectedRows(o) },
   toggleLineCommentsInSelection: { kind: 'write', run: (s, o) => s.toggleLineComments(o) },
   toggleLineComments: { kind: 'write', run: (s, o) => s.toggleLineComments(o) },
+  transpose: { kind: 'write', run: (s) => transposeSelection(s) },
+  upperCase: { kind: 'write', run: (s) => void replaceSelectionText(s, { selectWordIfEmpty: true }, upperCase) },
+  lowerCase: { kind: 'write', run: (s) => void replaceSelectionText(s, { selectWordIfEmpty: true }, lowerCase) },
 } satisfies Record<string, EachRow>
 
 type EachName = keyof typeof EACH_SELECTION

@@ -4,6 +4,12 @@ import type { Range } from '../point/range.ts'
 import type { Cursor, CursorPositionEvent } from '../selection/cursor.ts'
 import type { Selection, SelectionRangeEvent } from '../selection/selection.ts'
 
+/** `onWillInsertText`'s payload: the text about to go in, and `cancel()` to keep it out. */
+export interface WillInsertTextEvent {
+  readonly text: string
+  cancel(): void
+}
+
 /** The events a TextEditor emits. */
 export interface EditorEvents {
   'did-change': BufferChangeEvent
@@ -16,5 +22,6 @@ export interface EditorEvents {
   'did-change-read-only': boolean
   'did-change-language': LanguageId
   'did-insert-text': { text: string; range: Range }
+  'will-insert-text': WillInsertTextEvent
   'did-destroy': undefined
 }

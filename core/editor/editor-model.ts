@@ -15,7 +15,7 @@ import { paragraphRowRange } from '../motions/paragraph.ts'
 import { createLanguageMode, type LanguageMode } from '../language/language-mode.ts'
 import { isLanguageId, type LanguageId } from '../language/registry.ts'
 import type { ScopeDescriptor } from '../language/scope-descriptor.ts'
-import { toggleLineCommentsEdits } from '../language/comments.ts'
+import { cursorColumnOnCommentedBlankRow, toggleLineCommentsEdits } from '../language/comments.ts'
 import { highlightRows, type HighlightSpan } from '../language/highlight.ts'
 import type { Logger } from '../collab/collaboration.ts'
 import { Clipboard } from './clipboard.ts'
@@ -40,6 +40,12 @@ export interface TextEditorOptions {
   nonWordCharacters?: string
   clipboard?: Clipboard
   language?: LanguageId
+  /** Auto-indent moved lines and new lines (Atom's `autoIndent`); default true. */
+  autoIndent?: boolean
+  /** Auto-indent pasted text (Atom's `autoIndentOnPaste`); default true. */
+  autoIndentOnPaste?: boolean
+  /** Screen rows `pageUp`/`pageDown` move; default 1. */
+  rowsPerPage?: number
   /** Where warnings go (a peer's malformed awareness state); default `console.warn`. */
   logger?: Logger
 }
@@ -63,6 +69,8 @@ const SUBSCRIPTIONS = {
   onDidChangeReadOnly: 'did-change-read-only',
   onDidChangeLanguage: 'did-change-language',
   onDidInsertText: 'did-insert-text',
+  /** The callback can `cancel()` the insertion. */
+  onWillInsertText: 'will-insert-text',
 } as const
 
 /**
@@ -82,6 +90,9 @@ export class EditorModel implements SelectionContext, SelectionEditing {
   private nonWordCharacters: string
   private languageMode: LanguageMode
   private readOnly: boolean
+  private autoIndent: boolean
+  private autoIndentOnPaste: boolean
+  private rowsPerPage: number
   private readonly clipboard: Clipboard
   readonly history: History
   readonly scope: OperationScope
@@ -111,6 +122,9 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     this.nonWordCharacters = options.nonWordCharacters ?? DEFAULT_NON_WORD_CHARACTERS
     this.languageMode = createLanguageMode(options.language ?? 'text', this.buffer)
     this.readOnly = options.readOnly ?? false
+    this.autoIndent = options.autoIndent ?? true
+    this.autoIndentOnPaste = options.autoIndentOnPaste ?? true
+    this.rowsPerPage = options.rowsPerPage ?? 1
     this.clipboard = options.clipboard ?? Clipboard.getDefault()
     this.history = new History(
       { buffer: this.buffer, selectionOffsets: () => this.selections.offsets(), restoreSelections: (offsets) => this.restoreSelections(offsets) },
@@ -216,6 +230,36 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     return this.readOnly
   }
 
+  // Settings of Atom's commands
+
+  getAutoIndent(): boolean {
+    return this.autoIndent
+  }
+  setAutoIndent(autoIndent: boolean | null | undefined): void {
+    if (autoIndent != null) this.autoIndent = Boolean(autoIndent)
+  }
+  getAutoIndentOnPaste(): boolean {
+    return this.autoIndentOnPaste
+  }
+  setAutoIndentOnPaste(autoIndentOnPaste: boolean | null | undefined): void {
+    if (autoIndentOnPaste != null) this.autoIndentOnPaste = Boolean(autoIndentOnPaste)
+  }
+  /** How many screen rows `pageUp`/`pageDown` move (the web page sets it from the view's height). */
+  getRowsPerPage(): number {
+    return this.rowsPerPage
+  }
+  setRowsPerPage(rowsPerPage: number | null | undefined): void {
+    if (rowsPerPage == null) return
+    if (typeof rowsPerPage !== 'number' || !(rowsPerPage >= 1)) throw new TypeError(`rowsPerPage must be a number >= 1; got ${String(rowsPerPage)}`)
+    this.rowsPerPage = Math.floor(rowsPerPage)
+  }
+
+  /** Internal: false when an `onWillInsertText` callback cancelled the insertion. */
+  willInsertText(text: string): boolean {
+    let accepted = true
+    this.emitter.emit('will-insert-text', { text, cancel: () => { accepted = false } })
+    return accepted
+  }
 
   getBuffer(): TextBuffer {
     return this.buffer
@@ -372,7 +416,14 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     // Atom keeps a cursor at the end of the last row before an appended block-comment end.
     const endColumn = this.buffer.lineLengthForRow(endRow)
     const appended = edits.find((edit) => edit.row === endRow && edit.startColumn === endColumn && edit.endColumn === endColumn)
-    const cursorsAtEnd = appended ? this.getSelections().filter((s) => s.isEmpty() && s.getHeadBufferPosition().isEqual([endRow, endColumn])) : []
+    const onBlankRows = this.getSelections().flatMap((selection) => {
+      const { row, column } = selection.getHeadBufferPosition()
+      const newColumn = selection.isEmpty() ? cursorColumnOnCommentedBlankRow(this.lineTextForBufferRow(row), row, column, edits, tokens) : null
+      return newColumn === null ? [] : [{ selection, position: new Point(row, newColumn) }]
+    })
+    const cursorsAtEnd = appended
+      ? this.getSelections().filter((s) => s.isEmpty() && s.getHeadBufferPosition().isEqual([endRow, endColumn]) && !onBlankRows.some((b) => b.selection === s))
+      : []
     this.mutateText('toggleLineComments', {}, () => {
       // Bottom-up, so each edit's columns are still those of the text it was computed from.
       const ordered = [...edits].sort((a, b) => b.row - a.row || b.startColumn - a.startColumn)
@@ -383,6 +434,7 @@ export class EditorModel implements SelectionContext, SelectionEditing {
         const { row, column } = selection.getHeadBufferPosition()
         selection.cursor.setBufferPosition([row, column - appended!.text.length])
       }
+      for (const { selection, position } of onBlankRows) selection.cursor.setBufferPosition(position)
     })
   }
 
@@ -394,10 +446,6 @@ export class EditorModel implements SelectionContext, SelectionEditing {
 
   // Folds and layout
 
-  foldBufferRow(bufferRow: number): void {
-    this.displayLayer.foldBufferRow(bufferRow)
-  }
-
   foldBufferRange(range: RangeLike): number {
     return this.displayLayer.foldBufferRange(Range.fromObject(range, false, 'range'))
   }
@@ -406,8 +454,9 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     this.displayLayer.unfoldBufferRow(bufferRow)
   }
 
-  unfoldAll(): void {
-    this.displayLayer.unfoldAll()
+  /** Destroys every fold; returns their ranges. */
+  unfoldAll(): Range[] {
+    return this.displayLayer.unfoldAll()
   }
 
   foldSelectedLines(): void {
@@ -506,6 +555,10 @@ function checkOptions(options: TextEditorOptions): void {
   }
   if (options.clipboard !== undefined && !(options.clipboard instanceof Clipboard)) throw new TypeError('options.clipboard must be a Clipboard')
   if (options.language !== undefined && !isLanguageId(options.language)) throw new TypeError(`options.language: unknown language ${String(options.language)}`)
+  const { autoIndent, autoIndentOnPaste, rowsPerPage } = options
+  if (autoIndent !== undefined && typeof autoIndent !== 'boolean') throw new TypeError('options.autoIndent must be a boolean')
+  if (autoIndentOnPaste !== undefined && typeof autoIndentOnPaste !== 'boolean') throw new TypeError('options.autoIndentOnPaste must be a boolean')
+  if (rowsPerPage !== undefined && !(typeof rowsPerPage === 'number' && rowsPerPage >= 1)) throw new TypeError('options.rowsPerPage must be a number >= 1')
   checkCollaborationOptions(options)
 }
 

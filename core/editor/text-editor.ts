@@ -13,6 +13,7 @@ import type { MarkerLayer } from '../anchors/marker-layer.ts'
 import type { Emitter } from '../events/emitter.ts'
 import { delegate } from '../events/delegate.ts'
 import { EditorModel, type TextEditorOptions } from './editor-model.ts'
+import { ATOM_COMMANDS, AtomCommands } from './atom-commands.ts'
 import type { EditorEvents } from './editor-events.ts'
 import type { History } from './history.ts'
 import type { OperationScope } from './operation.ts'
@@ -24,7 +25,7 @@ import type { Peer } from '../collab/peer.ts'
 export type { TextEditorOptions } from './editor-model.ts'
 
 /** The model's methods that are not the TextEditor's API. */
-const INTERNAL = new Set<string>(['constructor', 'destroy', 'operationEnding', 'operationEnded', 'restoreSelections', 'setBufferTextInRange'])
+const INTERNAL = new Set<string>(['constructor', 'destroy', 'operationEnding', 'operationEnded', 'restoreSelections', 'setBufferTextInRange', 'willInsertText'])
 
 /**
  * Atom's TextEditor over a Y.Text: a thin facade. The text lives in the Y.Text (every edit is a
@@ -39,6 +40,8 @@ export class TextEditor {
   readonly markerLayer: MarkerLayer
   /** The model this facade is composed of: text, layout, settings, scope, history, selections. */
   private readonly model: EditorModel
+  /** Atom's commands beyond the tables: line moves, folds by syntax, paging, queries. */
+  private readonly commands: AtomCommands
   private readonly scope: OperationScope
   private readonly selections: SelectionList
   private readonly history: History
@@ -51,6 +54,7 @@ export class TextEditor {
     this.model = new EditorModel(options, this, () => this.collaboration?.flush())
     ;({ doc: this.doc, buffer: this.buffer, displayLayer: this.displayLayer, markerLayer: this.markerLayer } = this.model)
     ;({ scope: this.scope, selections: this.selections, history: this.history, emitter: this.emitter } = this.model)
+    this.commands = new AtomCommands(this, this.model)
     this.addCursorAtBufferPosition([0, 0])
     if (options.awareness) {
       const collaborationOptions: CollaborationOptions = {}
@@ -244,9 +248,13 @@ export class TextEditor {
 
   // Editing
 
-  insertText(text: string, options: InsertTextOptions & { groupUndo?: boolean } = {}): Range[] {
+  /** False when an `onWillInsertText` callback cancelled the insertion. */
+  insertText(text: string, options: InsertTextOptions & { groupUndo?: boolean } = {}): Range[] | false {
     if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}`)
-    const selectionOptions: InsertTextOptions = { autoIndentNewline: true, autoDecreaseIndent: true, ...options }
+    this.scope.checkWritable('insertText', options)
+    if (!this.model.willInsertText(text)) return false
+    const autoIndent = this.model.getAutoIndent()
+    const selectionOptions: InsertTextOptions = { autoIndentNewline: autoIndent, autoDecreaseIndent: autoIndent, ...options }
     const insert = () =>
       this.selections.ordered().map((selection) => {
         const range = selection.insertText(text, selectionOptions)
@@ -256,7 +264,7 @@ export class TextEditor {
     return this.scope.write('insertText', options, insert, 'intersecting', options.groupUndo ? 300 : 0)
   }
 
-  insertNewline(options: InsertTextOptions = {}): Range[] {
+  insertNewline(options: InsertTextOptions = {}): Range[] | false {
     return this.insertText('\n', options)
   }
 
@@ -280,16 +288,17 @@ export class TextEditor {
     }
   }
 
-  pasteText(options: InsertTextOptions = {}): void {
+  pasteText(options: InsertTextOptions = {}): false | void {
     this.scope.checkWritable('pasteText', options)
     const { text: clipboardText, metadata = {} } = this.model.getClipboard().readWithMetadata()
+    if (!this.model.willInsertText(clipboardText)) return false
     const count = this.selections.count()
     const paste = (selection: Selection, index: number) => {
       const entry = metadata.selections && metadata.selections.length === count ? metadata.selections[index]! : null
       const text = entry ? entry.text : clipboardText
       const indentBasis = entry ? entry.indentBasis : metadata.indentBasis
       const fullLine = entry ? entry.fullLine : metadata.fullLine
-      const insertOptions: InsertTextOptions = { ...options }
+      const insertOptions: InsertTextOptions = { autoIndent: this.model.getAutoIndentOnPaste(), ...options }
       insertOptions.indentBasis = indentBasis != null && (text.includes('\n') || !selection.cursor.hasPrecedingCharactersOnLine()) ? indentBasis : null
       let range: Range
       if (fullLine && selection.isEmpty()) {
@@ -404,6 +413,7 @@ export class TextEditor {
   static {
     const own = (name: string) => INTERNAL.has(name) || Object.hasOwn(TextEditor.prototype, name)
     delegate(TextEditor.prototype, (editor) => editor.model, Object.getOwnPropertyNames(EditorModel.prototype).filter((name) => !own(name)))
+    delegate(TextEditor.prototype, (editor) => editor.commands, ATOM_COMMANDS)
   }
 
   /** Internal: what the generated commands run on. */
@@ -416,9 +426,13 @@ export class TextEditor {
 
 /** The model's members that are not the TextEditor's API. */
 type ModelInternals = 'doc' | 'buffer' | 'displayLayer' | 'markerLayer' | 'emitter' | 'history' | 'scope' | 'selections' | 'destroy'
-type ModelMethodsAsOwn = 'operationEnding' | 'operationEnded' | 'restoreSelections' | 'setBufferTextInRange'
+type ModelMethodsAsOwn = 'operationEnding' | 'operationEnded' | 'restoreSelections' | 'setBufferTextInRange' | 'willInsertText'
 
-// The facade: the model's methods under their own names, then the commands generated from the motion table
-// and the table of per-selection commands.
-export interface TextEditor extends Omit<EditorModel, ModelInternals | ModelMethodsAsOwn>, EditorMotionMethods, EachSelectionMethods {}
+// The facade: the model's methods under their own names, Atom's further commands (atom-commands.ts), then the
+// commands generated from the motion table and the table of per-selection commands.
+export interface TextEditor
+  extends Omit<EditorModel, ModelInternals | ModelMethodsAsOwn>,
+    Pick<AtomCommands, (typeof ATOM_COMMANDS)[number]>,
+    EditorMotionMethods,
+    EachSelectionMethods {}
 defineEditorCommands(TextEditor.prototype, (editor: TextEditor) => editor.commandTarget())

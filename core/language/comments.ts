@@ -133,3 +133,17 @@ function endDelimiterRange(line: string, delimiter: string): [number, number] | 
 function assertRow(row: unknown, name: string): asserts row is number {
   if (typeof row !== 'number' || !Number.isInteger(row) || row < 0) throw new TypeError(`${name} must be a non-negative integer; got ${String(row)}`)
 }
+
+/**
+ * Where a cursor at `column` on blank row `row` goes once the edits filled that row: after the opening
+ * comment token (before a block comment's closing one), as Atom leaves it because the token is typed at
+ * the cursor. Null when the cursor is not at the end of a blank row that an edit fills.
+ */
+export function cursorColumnOnCommentedBlankRow(line: string, row: number, column: number, edits: readonly LineEdit[], tokens: CommentStrings): number | null {
+  if (NON_WHITESPACE.test(line) || column !== line.length) return null
+  const edit = edits.find((candidate) => candidate.row === row && candidate.endColumn === line.length)
+  if (!edit) return null
+  const end = tokens.commentEndString?.trim()
+  const closing = end && edit.text.endsWith(` ${end}`) ? end.length + 1 : 0
+  return edit.startColumn + edit.text.length - closing
+}

@@ -7,6 +7,7 @@ import type { CommentStrings } from './language-spec.ts'
 import { languageSpec } from './languages/index.ts'
 import { isLanguageId, languageInfo, LANGUAGE_IDS, type LanguageId } from './registry.ts'
 import { ScopeDescriptor } from './scope-descriptor.ts'
+import type { SyntaxFolds } from './syntax-folds.ts'
 import { TreeLanguageMode } from './tree-language-mode.ts'
 
 export type { CommentStrings } from './language-spec.ts'
@@ -41,6 +42,8 @@ export interface LanguageMode {
   suggestedIndentForEditedBufferRow(row: number, options: IndentOptions): number | undefined
   /** The complete syntax tree of the current text (parsing what changed), or null for plain text. */
   getSyntaxTree(): Tree | null
+  /** Folds that follow the syntax, or null where folds follow indentation (plain text, Markdown). */
+  getSyntaxFolds(): SyntaxFolds | null
   destroy(): void
 }
 
@@ -110,6 +113,10 @@ class PlainTextMode implements LanguageMode {
   }
 
   getSyntaxTree(): null {
+    return null
+  }
+
+  getSyntaxFolds(): null {
     return null
   }
 

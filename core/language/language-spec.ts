@@ -61,6 +61,8 @@ export interface LanguageSpec {
   readonly opaque: ReadonlySet<string>
   /** Null: keep the previous line's indentation (markdown, plain text). */
   readonly indent: IndentRules | null
+  /** Folds by indentation rather than by syntax (Atom's TextMate-only grammars: Markdown). */
+  readonly foldsByIndentation?: boolean
   /** The comment delimiters for a line whose first non-blank character is in `node`. */
   commentStrings(node: SyntaxNode, reader: SourceReader): CommentStrings
   /** The language of a tree mounted under `host` (a script element, a fenced code block). */

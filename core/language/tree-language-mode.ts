@@ -9,6 +9,7 @@ import type { LanguageId } from './registry.ts'
 import { ScopeDescriptor } from './scope-descriptor.ts'
 import { resolveOffset, type ResolvedPosition } from './scopes.ts'
 import { IncrementalSyntaxTree } from './syntax-tree.ts'
+import { SyntaxFolds } from './syntax-folds.ts'
 
 /** Atom's test for a comment scope (`TokenizedLine#isComment`). */
 const COMMENT_SCOPE = /(\b|_)comment(\b|_)/
@@ -21,6 +22,7 @@ export class TreeLanguageMode implements LanguageMode {
   private readonly syntax: IncrementalSyntaxTree
   private readonly reader: SourceReader
   private readonly indentSource: IndentSource
+  private folds: SyntaxFolds | null = null
 
   constructor(
     private readonly spec: LanguageSpec,
@@ -41,6 +43,12 @@ export class TreeLanguageMode implements LanguageMode {
 
   getSyntaxTree(): Tree {
     return this.syntax.getTree()
+  }
+
+  getSyntaxFolds(): SyntaxFolds | null {
+    if (this.spec.foldsByIndentation) return null
+    this.folds ??= new SyntaxFolds(this.buffer, () => this.syntax.getTree())
+    return this.folds
   }
 
   scopeDescriptorForPosition(position: PointLike): ScopeDescriptor {

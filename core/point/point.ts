@@ -1,5 +1,5 @@
 /** A point-like value: a `Point`, `[row, column]` or `{row, column}`. */
-export type PointLike = Point | readonly [number, number] | { readonly row: number; readonly column: number }
+export type PointLike = Point | readonly [number, number] | readonly [number] | { readonly row: number; readonly column: number }
 
 /**
  * An immutable zero-based (row, column) position, as Atom's text-buffer `Point`.
@@ -24,6 +24,8 @@ export class Point {
     if (Array.isArray(object)) {
       const [row, column] = object as readonly unknown[]
       if (object.length === 2 && typeof row === 'number' && typeof column === 'number') return new Point(row, column)
+      // Atom reads a missing column as 0: [9] is (9, 0).
+      if (object.length === 1 && typeof row === 'number') return new Point(row, 0)
     } else if (object !== null && typeof object === 'object') {
       const { row, column } = object as { row: unknown; column: unknown }
       if (typeof row === 'number' && typeof column === 'number') return new Point(row, column)
@@ -45,7 +47,7 @@ export class Point {
 
   static isPointLike(object: unknown): object is PointLike {
     if (object instanceof Point) return true
-    if (Array.isArray(object)) return object.length === 2 && typeof object[0] === 'number' && typeof object[1] === 'number'
+    if (Array.isArray(object)) return typeof object[0] === 'number' && (object.length === 1 || (object.length === 2 && typeof object[1] === 'number'))
     if (object === null || typeof object !== 'object') return false
     const { row, column } = object as { row: unknown; column: unknown }
     return typeof row === 'number' && typeof column === 'number'

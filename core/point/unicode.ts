@@ -22,6 +22,11 @@ export function splitsSurrogatePair(text: string, column: number): boolean {
   return column > 0 && column < text.length && isHighSurrogate(text.charCodeAt(column - 1)) && isLowSurrogate(text.charCodeAt(column))
 }
 
+/** True when `text` starts with a low surrogate or ends with a high one: half of a pair whose other half is outside it. */
+export function hasHalfPairAtEdge(text: string): boolean {
+  return text.length > 0 && (isLowSurrogate(text.charCodeAt(0)) || isHighSurrogate(text.charCodeAt(text.length - 1)))
+}
+
 /** NaN becomes 0; infinities are kept so that Infinity means "the end", as in Atom. */
 export function toFiniteNumber(value: number): number {
   return Number.isNaN(value) ? 0 : value

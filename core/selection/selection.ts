@@ -322,7 +322,9 @@ export class Selection {
     })
   }
 
-  cut(maintainClipboard = false, fullLine = false, options: WriteOptions = {}): void {
+  /** The third argument is Atom's positional `bypassReadOnly` Boolean, or an options object. */
+  cut(maintainClipboard = false, fullLine = false, bypassReadOnly: boolean | WriteOptions = {}): void {
+    const options: WriteOptions = typeof bypassReadOnly === 'boolean' ? { bypassReadOnly } : bypassReadOnly
     this.write('cut', options, () => {
       this.copy(maintainClipboard, fullLine)
       this.deleteBy(MOTIONS.moveRight, options)

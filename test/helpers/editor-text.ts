@@ -36,3 +36,8 @@ export function marked(editor: TextEditor): string {
   for (const { row, column, mark } of inserts) out[row] = out[row]!.slice(0, column) + mark + out[row]!.slice(column)
   return out.map((line, row) => line + endings[row]).join('')
 }
+
+/** Every screen row's text joined by ' / ', so folds ('⋯') and wraps show in one string. */
+export function screenText(editor: TextEditor): string {
+  return Array.from({ length: editor.getScreenLineCount() }, (_, row) => editor.lineTextForScreenRow(row)).join(' / ')
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { COMMANDS, KEYMAP, commandForKeystroke } from '../../web/input/keymap.ts'
-import { editorWith, marked } from '../helpers/editor-text.ts'
+import { COMMANDS, KEYMAP, commandForKeystroke, isChordPrefix } from '../../web/input/keymap.ts'
+import { editorWith, marked, screenText } from '../helpers/editor-text.ts'
 import type { TextEditor } from '../../core/index.ts'
 
 /** Runs the command bound to each keystroke on a real editor, as the page does. */
@@ -113,4 +113,48 @@ describe('the keymap', () => {
     expect(commandForKeystroke('ctrl-c')!.command.edits).toBeUndefined()
     expect(commandForKeystroke('ctrl-c')!.command.clipboard).toBe('copy')
   })
+
+  it("binds Atom's line, case and fold commands, chords included", () => {
+    expect(after('a\nb|\nc', 'ctrl-up')).toBe('b|\na\nc')
+    expect(after('a|\nb\nc', 'ctrl-down')).toBe('b\na|\nc')
+    expect(after('a|b\nc', 'ctrl-shift-d')).toBe('ab\na|b\nc')
+    expect(after('  a|b', 'ctrl-enter')).toBe('  ab\n  |')
+    expect(after('x\n  a|b', 'ctrl-shift-enter')).toBe('x\n  |\n  ab')
+    expect(after('ab|c', 'ctrl-t')).toBe('ac|b')
+    expect(after('one tw|o', 'ctrl-k ctrl-u')).toBe('one «TWO»')
+    expect(after('«ONE» two', 'ctrl-k ctrl-l')).toBe('«one» two')
+    expect(isChordPrefix('ctrl-k')).toBe(true)
+    expect(isChordPrefix('ctrl-k ctrl-u')).toBe(false)
+    expect(isChordPrefix('ctrl-u')).toBe(false)
+    for (const keystroke of ['ctrl-up', 'ctrl-down', 'ctrl-shift-d', 'ctrl-t', 'ctrl-k ctrl-u', 'ctrl-k ctrl-l']) {
+      expect(commandForKeystroke(keystroke)!.command.edits, keystroke).toBe(true)
+    }
+  })
+
+  it('folds and unfolds with ctrl-alt-[ / ctrl-alt-], ctrl-k ctrl-0 / ctrl-k ctrl-j and ctrl-k ctrl-N', () => {
+    const editor = editorWith('a|\n  b\n    c\n  d\ne')
+    const screen = () => screenText(editor)
+    press(editor, 'ctrl-alt-[')
+    expect(screen()).toBe('a⋯ / e')
+    press(editor, 'ctrl-alt-]')
+    expect(screen()).toBe('a /   b /     c /   d / e')
+    press(editor, 'ctrl-k ctrl-0')
+    expect(screen()).toBe('a⋯ / e')
+    press(editor, 'ctrl-k ctrl-j')
+    expect(screen()).toBe('a /   b /     c /   d / e')
+    press(editor, 'ctrl-k ctrl-2')
+    expect(screen()).toBe('a /   b⋯ /   d / e')
+    press(editor, 'ctrl-alt-shift-}')
+    expect(editor.getScreenLineCount()).toBe(5)
+    press(editor, 'ctrl-alt-shift-{')
+    expect(screen()).toBe('a⋯ / e')
+  })
+
+  it('pages by the rows the view shows', () => {
+    const editor = editorWith('|0\n1\n2\n3\n4\n5\n6')
+    press(editor, 'pagedown')
+    expect(editor.getCursorBufferPosition().toArray()).toEqual([3, 0])
+    expect(editor.getRowsPerPage()).toBe(3)
+  })
 })
+

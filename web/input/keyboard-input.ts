@@ -1,6 +1,6 @@
 import { ReadOnlyEditorError, type TextEditor } from '../../core/index.ts'
 import { INPUT_ANCHOR, type EditorView } from '../view/editor-view.ts'
-import { commandForKeystroke, type Command, type CommandContext } from './keymap.ts'
+import { commandForKeystroke, isChordPrefix, type Command, type CommandContext } from './keymap.ts'
 import { keystrokeForEvent } from './keystroke.ts'
 import type { SystemClipboard } from './system-clipboard.ts'
 
@@ -35,6 +35,8 @@ export const TAB_MOVES_FOCUS_OFF = 'Tab indents (Ctrl+M: Tab moves focus)'
  */
 export class KeyboardInput {
   private composing = false
+  /** The first keys of a chord typed so far ('ctrl-k'), or ''. */
+  private pendingChord = ''
   /** The last key was Escape: a Tab now leaves the editor. */
   private escaped = false
   private tabMovesFocus = false
@@ -123,12 +125,20 @@ export class KeyboardInput {
     this.escaped = keystroke === 'escape'
     if (keystroke === 'ctrl-m') {
       event.preventDefault()
+      this.pendingChord = ''
       this.setTabMovesFocus(!this.tabMovesFocus)
       return
     }
     // The browser's own Tab handling moves focus out of the editing surface.
     if ((keystroke === 'tab' || keystroke === 'shift-tab') && (escaped || this.tabMovesFocus)) return
-    const binding = commandForKeystroke(keystroke)
+    // A chord's first keys wait for the next one; a key that completes no chord counts on its own.
+    const keys = this.pendingChord === '' ? keystroke : `${this.pendingChord} ${keystroke}`
+    this.pendingChord = isChordPrefix(keys) ? keys : ''
+    if (this.pendingChord !== '') {
+      event.preventDefault()
+      return
+    }
+    const binding = commandForKeystroke(keys) ?? commandForKeystroke(keystroke)
     if (binding === undefined) {
       if (NAVIGATION_KEYS.has(event.key)) event.preventDefault()
       else this.placeCaret()

@@ -5,7 +5,8 @@ import { selectNext } from './select-next.ts'
  * Atom's default Linux keymap for a text editor (keymaps/base.cson and linux.cson, plus ctrl-d from
  * find-and-replace), as two tables: keystroke -> Atom command name, and command name -> what it does
  * through the core editor's commands. Keys Atom binds to workspace actions (panes, files) are left to
- * the browser.
+ * the browser. A chord is its keystrokes separated by a space ('ctrl-k ctrl-u'). Beyond Atom: ctrl-k
+ * ctrl-0 folds all and ctrl-k ctrl-j unfolds all (as in VS Code; Atom's ctrl-k ctrl-0 unfolds all).
  */
 
 export const KEYMAP: Readonly<Record<string, string>> = {
@@ -60,8 +61,27 @@ export const KEYMAP: Readonly<Record<string, string>> = {
   'ctrl-alt-down': 'editor:add-selection-below',
   'alt-shift-up': 'editor:add-selection-above',
   'alt-shift-down': 'editor:add-selection-below',
+  'ctrl-up': 'editor:move-line-up',
+  'ctrl-down': 'editor:move-line-down',
+  'ctrl-shift-d': 'editor:duplicate-lines',
+  'ctrl-t': 'editor:transpose',
+  'ctrl-k ctrl-u': 'editor:upper-case',
+  'ctrl-k ctrl-l': 'editor:lower-case',
   'ctrl-alt-[': 'editor:fold-current-row',
   'ctrl-alt-]': 'editor:unfold-current-row',
+  'ctrl-alt-shift-{': 'editor:fold-all',
+  'ctrl-alt-shift-}': 'editor:unfold-all',
+  'ctrl-k ctrl-0': 'editor:fold-all',
+  'ctrl-k ctrl-j': 'editor:unfold-all',
+  'ctrl-k ctrl-1': 'editor:fold-at-indent-level-1',
+  'ctrl-k ctrl-2': 'editor:fold-at-indent-level-2',
+  'ctrl-k ctrl-3': 'editor:fold-at-indent-level-3',
+  'ctrl-k ctrl-4': 'editor:fold-at-indent-level-4',
+  'ctrl-k ctrl-5': 'editor:fold-at-indent-level-5',
+  'ctrl-k ctrl-6': 'editor:fold-at-indent-level-6',
+  'ctrl-k ctrl-7': 'editor:fold-at-indent-level-7',
+  'ctrl-k ctrl-8': 'editor:fold-at-indent-level-8',
+  'ctrl-k ctrl-9': 'editor:fold-at-indent-level-9',
   escape: 'editor:consolidate-selections',
   'ctrl-z': 'core:undo',
   'ctrl-shift-z': 'core:redo',
@@ -91,6 +111,20 @@ export interface Command {
 
 const move = (run: (editor: TextEditor) => void): Command => ({ run: ({ editor }) => run(editor) })
 const edit = (run: (editor: TextEditor) => void): Command => ({ edits: true, run: ({ editor }) => run(editor) })
+/** Paging moves by the rows the view shows now. */
+const page = (run: (editor: TextEditor) => void): Command => ({
+  run: ({ editor, rowsPerPage }) => {
+    editor.setRowsPerPage(rowsPerPage())
+    run(editor)
+  },
+})
+
+/** Atom's editor:fold-at-indent-level-1 … -9: the folds at nesting level N - 1. */
+function foldAtIndentLevelCommands(): Record<string, Command> {
+  const commands: Record<string, Command> = {}
+  for (let level = 1; level <= 9; level++) commands[`editor:fold-at-indent-level-${level}`] = move((e) => e.foldAllAtIndentLevel(level - 1))
+  return commands
+}
 
 export const COMMANDS: Readonly<Record<string, Command>> = {
   'core:move-up': move((e) => e.moveUp()),
@@ -105,10 +139,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'core:move-to-bottom': move((e) => e.moveToBottom()),
   'core:select-to-top': move((e) => e.selectToTop()),
   'core:select-to-bottom': move((e) => e.selectToBottom()),
-  'core:page-up': { run: ({ editor, rowsPerPage }) => editor.moveUp(rowsPerPage()) },
-  'core:page-down': { run: ({ editor, rowsPerPage }) => editor.moveDown(rowsPerPage()) },
-  'core:select-page-up': { run: ({ editor, rowsPerPage }) => editor.selectUp(rowsPerPage()) },
-  'core:select-page-down': { run: ({ editor, rowsPerPage }) => editor.selectDown(rowsPerPage()) },
+  'core:page-up': page((e) => e.pageUp()),
+  'core:page-down': page((e) => e.pageDown()),
+  'core:select-page-up': page((e) => e.selectPageUp()),
+  'core:select-page-down': page((e) => e.selectPageDown()),
   'core:select-all': move((e) => e.selectAll()),
   'editor:move-to-beginning-of-word': move((e) => e.moveToBeginningOfWord()),
   'editor:move-to-end-of-word': move((e) => e.moveToEndOfWord()),
@@ -126,8 +160,11 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'editor:add-selection-above': move((e) => e.addSelectionAbove()),
   'editor:add-selection-below': move((e) => e.addSelectionBelow()),
   'editor:consolidate-selections': move((e) => e.consolidateSelections()),
-  'editor:fold-current-row': move((e) => e.foldBufferRow(e.getCursorBufferPosition().row)),
-  'editor:unfold-current-row': move((e) => e.unfoldBufferRow(e.getCursorBufferPosition().row)),
+  'editor:fold-current-row': move((e) => e.foldCurrentRow()),
+  'editor:unfold-current-row': move((e) => e.unfoldCurrentRow()),
+  'editor:fold-all': move((e) => e.foldAll()),
+  'editor:unfold-all': move((e) => e.unfoldAll()),
+  ...foldAtIndentLevelCommands(),
   'find-and-replace:select-next': move(selectNext),
   'core:backspace': edit((e) => e.backspace()),
   'core:delete': edit((e) => e.delete()),
@@ -136,8 +173,14 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'editor:delete-to-beginning-of-subword': edit((e) => e.deleteToBeginningOfSubword()),
   'editor:delete-to-end-of-subword': edit((e) => e.deleteToEndOfSubword()),
   'editor:newline': edit((e) => e.insertNewline()),
-  'editor:newline-below': edit(insertNewlineBelow),
-  'editor:newline-above': edit(insertNewlineAbove),
+  'editor:newline-below': edit((e) => e.insertNewlineBelow()),
+  'editor:newline-above': edit((e) => e.insertNewlineAbove()),
+  'editor:move-line-up': edit((e) => e.moveLineUp()),
+  'editor:move-line-down': edit((e) => e.moveLineDown()),
+  'editor:duplicate-lines': edit((e) => e.duplicateLines()),
+  'editor:transpose': edit((e) => e.transpose()),
+  'editor:upper-case': edit((e) => e.upperCase()),
+  'editor:lower-case': edit((e) => e.lowerCase()),
   'editor:indent': edit((e) => e.indent()),
   'editor:indent-selected-rows': edit((e) => e.indentSelectedRows()),
   'editor:outdent-selected-rows': edit((e) => e.outdentSelectedRows()),
@@ -151,36 +194,19 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'core:paste': { clipboard: 'paste', edits: true, run: ({ editor }) => editor.pasteText() },
 }
 
-/** The command bound to a keystroke, with its Atom name; undefined when the key is not bound. */
+/**
+ * Whether `keystrokes` (space-separated, as Atom writes a chord: 'ctrl-k ctrl-u') are the first keys of a
+ * longer binding, so the page waits for the next key.
+ */
+export function isChordPrefix(keystrokes: string): boolean {
+  return Object.keys(KEYMAP).some((binding) => binding.startsWith(`${keystrokes} `))
+}
+
+/** The command bound to a keystroke (or a chord), with its Atom name; undefined when the keys are not bound. */
 export function commandForKeystroke(keystroke: string): { name: string; command: Command } | undefined {
   const name = KEYMAP[keystroke]
   if (name === undefined) return undefined
   const command = COMMANDS[name]
   if (command === undefined) throw new Error(`keymap binds ${keystroke} to ${name}, which has no command`)
   return { name, command }
-}
-
-/** Atom's editor:newline-below: a new line after each cursor's line. */
-function insertNewlineBelow(editor: TextEditor): void {
-  editor.transact(() => {
-    editor.moveToEndOfLine()
-    editor.insertNewline()
-  })
-}
-
-/** Atom's editor:newline-above: a new line before the cursor's line, indented like it. */
-function insertNewlineAbove(editor: TextEditor): void {
-  editor.transact(() => {
-    const bufferRow = editor.getCursorBufferPosition().row
-    const indentLevel = editor.indentationForBufferRow(bufferRow)
-    const onFirstLine = bufferRow === 0
-    editor.moveToBeginningOfLine()
-    editor.moveLeft()
-    editor.insertNewline()
-    if (editor.indentationForBufferRow(bufferRow) < indentLevel) editor.setIndentationForBufferRow(bufferRow, indentLevel)
-    if (onFirstLine) {
-      editor.moveUp()
-      editor.moveToEndOfLine()
-    }
-  })
 }

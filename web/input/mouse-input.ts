@@ -90,8 +90,7 @@ export class MouseInput {
     this.placeCaret()
     const bufferRow = Number(row.dataset.bufferRow)
     if (target.closest('.cx-fold') && target.textContent !== '') {
-      if (editor.isFoldedAtBufferRow(bufferRow)) editor.unfoldBufferRow(bufferRow)
-      else editor.foldBufferRow(bufferRow)
+      editor.toggleFoldAtBufferRow(bufferRow)
       view.requestRender({ lines: true, decorations: true, size: true })
       return
     }

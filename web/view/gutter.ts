@@ -61,7 +61,7 @@ export class Gutter {
       let fold = ''
       if (startsBufferRow) {
         if (displayLayer.isFoldedAtBufferRow(bufferRow)) fold = 'folded'
-        else if (displayLayer.isFoldableAtBufferRow(bufferRow)) fold = 'foldable'
+        else if (this.editor.isFoldableAtBufferRow(bufferRow)) fold = 'foldable'
       }
       const key = `${startsBufferRow ? bufferRow : -1}:${fold}`
       if (line.key !== key) {

@@ -20,10 +20,13 @@ const KEY_NAMES: Readonly<Record<string, string>> = {
   ctrl: 'Ctrl', shift: 'Shift', alt: 'Alt', cmd: 'Meta',
 }
 
-/** 'ctrl-shift-left' -> 'Ctrl+Shift+←'; 'ctrl--' -> 'Ctrl+-'. */
+/** 'ctrl-shift-left' -> 'Ctrl+Shift+←'; 'ctrl--' -> 'Ctrl+-'; a chord 'ctrl-k ctrl-u' -> 'Ctrl+K Ctrl+U'. */
 export function keystrokeLabel(keystroke: string): string {
-  const parts = keystroke.split(/-(?!$)/)
-  return parts.map((part) => KEY_NAMES[part] ?? (part.length === 1 ? part.toUpperCase() : part[0]!.toUpperCase() + part.slice(1))).join('+')
+  return keystroke.split(' ').map((key) => key.split(/-(?!$)/).map(keyName).join('+')).join(' ')
+}
+
+function keyName(part: string): string {
+  return KEY_NAMES[part] ?? (part.length === 1 ? part.toUpperCase() : part[0]!.toUpperCase() + part.slice(1))
 }
 
 /** 'editor:move-to-beginning-of-word' -> 'Move to beginning of word'. */

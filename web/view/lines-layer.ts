@@ -117,7 +117,7 @@ export class LinesLayer {
     return rect.left - line.span.getBoundingClientRect().left
   }
 
-  /** The screen column nearest to `x` pixels on a row. */
+  /** The screen column between two clusters nearest to `x` pixels on a row. */
   columnAt(row: number, x: number, charWidth: number): number {
     const line = this.rendered.get(row)
     const text = line?.text ?? this.editor.lineTextForScreenRow(row)
@@ -130,12 +130,15 @@ export class LinesLayer {
       if (this.xFor(row, mid + 1, charWidth) <= x) low = mid + 1
       else high = mid
     }
-    if (low < text.length) {
-      const left = this.xFor(row, low, charWidth)
-      const right = this.xFor(row, low + 1, charWidth)
-      if (x - left > right - x) return low + 1
-    }
-    return low
+    if (low >= text.length) return text.length
+    // Only the columns between clusters count (inside a ZWJ emoji or a base with its marks, every
+    // column measures at the cluster's left edge): the nearer by pixels of the engine's boundaries
+    // around `low`, so a click lands before or after a cluster, never inside it.
+    const before = this.editor.clipScreenPosition([row, low], { clipDirection: 'backward' }).column
+    const after = this.editor.clipScreenPosition([row, low + 1], { clipDirection: 'forward' }).column
+    const left = this.xFor(row, before, charWidth)
+    const right = this.xFor(row, after, charWidth)
+    return x - left > right - x ? after : before
   }
 
   isRendered(row: number): boolean {

@@ -133,6 +133,7 @@ const parser = markdownParser.configure([
 export const markdown: LanguageSpec = {
   id: 'markdown',
   rootScope: 'source.gfm',
+  foldsByIndentation: true,
   parser,
   nodeSet: parser.nodeSet,
   scopes: table,
