@@ -18,7 +18,6 @@ interface Loaded {
 
 export function restoreCursor(storage: Storage, room: string, editor: TextEditor, loaded: Loaded, reveal: () => void): () => void {
   const key = `${KEY}${room}`
-  const ytext = editor.getBuffer().ytext
   let saved: Y.RelativePosition | null = null
   try {
     const json: unknown = JSON.parse(storage.getItem(key) ?? 'null')
@@ -30,10 +29,11 @@ export function restoreCursor(storage: Storage, room: string, editor: TextEditor
   let restoring = false
   const restore = (): void => {
     if (saved === null || userMoved || editor.isDestroyed()) return
-    const absolute = Y.createAbsolutePositionFromRelativePosition(saved, editor.getBuffer().ytext.doc!)
-    if (absolute === null || absolute.type !== ytext) return
+    // The buffer resolves through its content index (Yjs's own function walks every item to the left).
+    const offset = editor.getBuffer().offsetForRelativePosition(saved)
+    if (offset === null) return
     restoring = true
-    editor.setCursorBufferPosition(editor.getBuffer().positionForCharacterIndex(absolute.index))
+    editor.setCursorBufferPosition(editor.getBuffer().positionForCharacterIndex(offset))
     restoring = false
     reveal()
   }
@@ -48,7 +48,7 @@ export function restoreCursor(storage: Storage, room: string, editor: TextEditor
     if (cursor === undefined) return
     const index = editor.getBuffer().characterIndexForPosition(cursor.getBufferPosition())
     try {
-      storage.setItem(key, JSON.stringify(Y.relativePositionToJSON(Y.createRelativePositionFromTypeIndex(ytext, index))))
+      storage.setItem(key, JSON.stringify(Y.relativePositionToJSON(editor.getBuffer().relativePositionForOffset(index, 0))))
     } catch {
       // Storage full or disabled: the cursor starts at the top next time.
     }
