@@ -169,6 +169,11 @@ describe('two people in a room', () => {
     const [alice, bob] = await pair('collab-anchor')
     await alice.page.evaluate(() => window.cotext!.editor.setText(Array.from({ length: 300 }, (_, i) => `row ${i + 1}`).join('\n')))
     await bob.page.waitForFunction(() => window.cotext!.editor.getLineCount() === 300)
+    // The view sizes its scroller on its next frame: scrolling before that would be clipped to the old height.
+    await bob.page.waitForFunction(() => {
+      const view = window.cotext!.view
+      return view.scroller.scrollHeight >= 290 * view.getLineHeight()
+    })
     await bob.page.evaluate(() => {
       const view = window.cotext!.view
       view.scroller.scrollTop = 200 * view.getLineHeight()
