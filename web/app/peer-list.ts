@@ -21,6 +21,9 @@ export class PeerList {
   private readonly bar: HTMLElement
   private readonly more: HTMLButtonElement
   private readonly list: HTMLElement
+  // Buttons are kept per person and only updated: replacing them on every render (someone typing
+  // re-renders often) would drop a click whose press and release land on different elements.
+  private readonly buttons = { avatar: new Map<PeerLike, HTMLButtonElement>(), row: new Map<PeerLike, HTMLButtonElement>() }
   private frame = 0
 
   constructor(
@@ -109,53 +112,77 @@ export class PeerList {
     const focusedIn = doc.activeElement?.closest('.cx-avatars') ? 'bar' : doc.activeElement?.closest('.cx-peer-list') ? 'list' : null
     const peers = this.ordered()
     const shown = peers.length > MAX_SHOWN + 1 ? peers.slice(0, MAX_SHOWN) : peers
-    this.bar.replaceChildren(...shown.map((peer) => this.button(peer, 'avatar')))
+    for (const kind of ['avatar', 'row'] as const) {
+      for (const peer of this.buttons[kind].keys()) if (!peers.includes(peer)) this.buttons[kind].delete(peer)
+    }
+    placeChildren(this.bar, shown.map((peer) => this.button(peer, 'avatar')))
     const hidden = peers.length - shown.length
     this.more.hidden = hidden === 0
     this.more.textContent = `+${hidden}`
     this.more.title = `${hidden} more in this room`
     this.more.setAttribute('aria-label', `${hidden} more people in this room: show everyone`)
     if (hidden === 0 && !this.list.hidden) this.setListOpen(false)
-    if (!this.list.hidden) this.list.replaceChildren(...peers.map((peer) => this.button(peer, 'row')))
+    if (!this.list.hidden) placeChildren(this.list, peers.map((peer) => this.button(peer, 'row')))
     if (focusedId !== undefined && focusedIn !== null) {
       const parent = focusedIn === 'bar' ? this.bar : this.list
       parent.querySelector<HTMLElement>(`[data-client-id="${focusedId}"]`)?.focus()
     }
   }
 
+  /** The person's button of this kind, made once and brought up to date. */
   private button(peer: PeerLike, kind: 'avatar' | 'row'): HTMLButtonElement {
-    const doc = this.container.ownerDocument
-    const button = doc.createElement('button')
-    button.type = 'button'
-    button.className = kind === 'avatar' ? 'cx-peer cx-avatar' : 'cx-peer cx-peer-row'
-    button.dataset.testid = kind === 'avatar' ? 'peer' : 'peer-row'
+    let button = this.buttons[kind].get(peer)
+    if (button === undefined) {
+      button = this.createButton(peer, kind)
+      this.buttons[kind].set(peer, button)
+    }
     const name = peer.user.name || 'Anonymous'
     const color = peer.user.color || '#6e7781'
     button.dataset.peerName = name
-    button.dataset.clientId = String(peer.clientId)
     button.style.setProperty('--cx-peer-color', color)
     button.style.setProperty('--cx-peer-text', textColorOn(color))
     const following = peer === this.mounted.getFollowed()
     button.setAttribute('aria-pressed', String(following))
     button.title = following ? `Following ${name}; click to stop` : `Follow ${name}`
     button.setAttribute('aria-label', button.title)
+    button.querySelector('.cx-initials')!.textContent = initialsOf(name)
+    const label = button.querySelector('.cx-peer-name')
+    if (label !== null) label.textContent = name
+    return button
+  }
+
+  private createButton(peer: PeerLike, kind: 'avatar' | 'row'): HTMLButtonElement {
+    const doc = this.container.ownerDocument
+    const button = doc.createElement('button')
+    button.type = 'button'
+    button.className = kind === 'avatar' ? 'cx-peer cx-avatar' : 'cx-peer cx-peer-row'
+    button.dataset.testid = kind === 'avatar' ? 'peer' : 'peer-row'
+    button.dataset.clientId = String(peer.clientId)
     const initials = doc.createElement('span')
     initials.className = 'cx-initials'
     initials.setAttribute('aria-hidden', 'true')
-    initials.textContent = initialsOf(name)
     button.appendChild(initials)
     if (kind === 'row') {
       const label = doc.createElement('span')
-      label.textContent = name
+      label.className = 'cx-peer-name'
       button.appendChild(label)
     }
     button.addEventListener('click', (event) => {
-      this.mounted.follow(following ? null : peer)
+      this.mounted.follow(peer === this.mounted.getFollowed() ? null : peer)
+      // Pressed at once, not a frame later: the button answers the click it was given.
+      this.render()
       // detail is 0 for a keyboard activation: keep focus here; after a mouse click, type on.
       if (event.detail > 0) this.mounted.focus()
     })
     return button
   }
+}
+
+/** Makes `children` the parent's children, touching the DOM only when they differ (in order). */
+function placeChildren(parent: HTMLElement, children: HTMLElement[]): void {
+  const current = parent.children
+  if (current.length === children.length && children.every((child, i) => current[i] === child)) return
+  parent.replaceChildren(...children)
 }
 
 /** 'Brave Otter' -> 'BO', 'ada' -> 'A'. */
