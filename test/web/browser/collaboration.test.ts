@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium, openUser, pointFor, roomUrl, screenshot, startServer, waitForText, type ServerProcess, type User } from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { openUser, pointFor, roomUrl, screenshot, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /** Two people in one room: each sees the other's text and cursors, in the other's colour, live. */
 
-let server: ServerProcess
-let browser: Browser
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
+const env = useServerAndBrowser()
 
 async function pair(room: string): Promise<[User, User]> {
-  const alice = await openUser(browser, roomUrl(server, room, { name: 'Alice', color: '#d81b60' }))
-  const bob = await openUser(browser, roomUrl(server, room, { name: 'Bob', color: '#1e88e5' }))
+  const alice = await openUser(env.browser, roomUrl(env.server, room, { name: 'Alice', color: '#d81b60' }))
+  const bob = await openUser(env.browser, roomUrl(env.server, room, { name: 'Bob', color: '#1e88e5' }))
   return [alice, bob]
 }
 
@@ -131,7 +121,7 @@ describe('two people in a room', () => {
     await screenshot(bob.page, 'collab-same-spot')
 
     // A third person at the same spot: both peers' cursors and labels stay apart on Alice's screen.
-    const carol = await openUser(browser, roomUrl(server, 'collab-same-spot', { name: 'Carol', color: '#43a047' }))
+    const carol = await openUser(env.browser, roomUrl(env.server, 'collab-same-spot', { name: 'Carol', color: '#43a047' }))
     await carol.page.locator('[data-testid=editor]').click()
     await carol.page.keyboard.press('Control+End')
     await expect.poll(() => placeOf(alice.page, 'Carol')).toEqual([[0, 9]])

@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchChromium, openUser, pointFor, roomUrl, screenshot, startServer, textOf, waitForText, type ServerProcess, type User } from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import { openUser, pointFor, roomUrl, screenshot, textOf, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /** One user editing with the real keyboard, mouse, clipboard and IME; no peers. */
 
-let server: ServerProcess
-let browser: Browser
 let room = 0
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
+const env = useServerAndBrowser()
 
 async function freshPage(text = ''): Promise<User> {
-  const user = await openUser(browser, roomUrl(server, `editing-${++room}`, { name: 'Ada' }))
+  const user = await openUser(env.browser, roomUrl(env.server, `editing-${++room}`, { name: 'Ada' }))
   if (text !== '') {
     await user.page.evaluate((t) => {
       const editor = window.cotext!.editor
@@ -51,9 +40,9 @@ describe('the editing surface', () => {
   })
 
   it('has a home page that opens a room by name and remembers it', async () => {
-    const context = await browser.newContext()
+    const context = await env.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${server.url}/`)
+    await page.goto(`${env.server.url}/`)
     const input = page.locator('#cx-room-name')
     expect(await input.inputValue()).toMatch(/^room-[a-z2-9]{6}$/)
     await input.fill('Plans for May.md')
@@ -65,7 +54,7 @@ describe('the editing surface', () => {
     // The name chosen on this first visit is the one the home page shows next time.
     const user = JSON.parse((await page.evaluate(() => localStorage.getItem('cotext.user')))!) as { name: string }
     expect(await page.locator('[data-testid=user-name]').inputValue()).toBe(user.name)
-    await page.goto(`${server.url}/`)
+    await page.goto(`${env.server.url}/`)
     expect(await page.locator('.cx-recent a').allTextContents()).toEqual(['Plans-for-May.md'])
     expect(await page.locator('.cx-you-name').textContent()).toBe(user.name)
     await context.close()
@@ -223,7 +212,7 @@ describe('the editing surface', () => {
   })
 
   it('picks the language from the room name, and a selector changes it', async () => {
-    const user = await openUser(browser, roomUrl(server, 'scripts/tool.py', { name: 'Ada' }))
+    const user = await openUser(env.browser, roomUrl(env.server, 'scripts/tool.py', { name: 'Ada' }))
     const select = user.page.locator('[data-testid=language]')
     expect(await select.inputValue()).toBe('python')
     expect(await user.page.evaluate(() => window.cotext!.editor.getLanguage())).toBe('python')

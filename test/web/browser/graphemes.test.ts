@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchChromium, openUser, pointFor, roomUrl, startServer, textOf, waitForText, type ServerProcess, type User } from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import { openUser, pointFor, roomUrl, textOf, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /**
  * Characters that render as one, under the real keyboard, mouse and IME: the page must use the
@@ -15,21 +14,11 @@ const LINE = `a${FAMILY}${FLAG}${E_ACUTE}${HANGUL}z`
 /** The column after each cluster of LINE. */
 const STOPS = [1, 9, 13, 15, 17, 18]
 
-let server: ServerProcess
-let browser: Browser
 let room = 0
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
+const env = useServerAndBrowser()
 
 async function freshPage(text: string, column = 0): Promise<User> {
-  const user = await openUser(browser, roomUrl(server, `graphemes-${++room}`, { name: 'Ada' }))
+  const user = await openUser(env.browser, roomUrl(env.server, `graphemes-${++room}`, { name: 'Ada' }))
   await user.page.evaluate(
     ([t, c]) => {
       const editor = window.cotext!.editor
