@@ -1,26 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { openUser, pointFor, roomUrl, screenshot, textOf, useServerAndBrowser, waitForText, type User } from './harness.ts'
+import { openUser, openUserWithText, pointFor, roomUrl, screenshot, selectedRanges, textOf, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /** One user editing with the real keyboard, mouse, clipboard and IME; no peers. */
 
 let room = 0
 const env = useServerAndBrowser()
 
-async function freshPage(text = ''): Promise<User> {
-  const user = await openUser(env.browser, roomUrl(env.server, `editing-${++room}`, { name: 'Ada' }))
-  if (text !== '') {
-    await user.page.evaluate((t) => {
-      const editor = window.cotext!.editor
-      editor.setText(t)
-      editor.setCursorBufferPosition([0, 0])
-    }, text)
-  }
-  await user.page.locator('[data-testid=editor]').focus()
-  return user
-}
+const freshPage = (text = ''): Promise<User> => openUserWithText(env.browser, roomUrl(env.server, `editing-${++room}`, { name: 'Ada' }), text)
 
-const selections = (user: User) =>
-  user.page.evaluate(() => window.cotext!.editor.getSelectedBufferRanges().map((r) => [r.start.row, r.start.column, r.end.row, r.end.column]))
+const selections = (user: User) => selectedRanges(user.page)
 
 describe('the editing surface', () => {
   it('is a focusable multi-line textbox holding the rendered text', async () => {

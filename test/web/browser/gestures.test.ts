@@ -1,26 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
 import WebSocket from 'ws'
 import * as Y from 'yjs'
 import { WebsocketProvider } from 'y-websocket'
-import { openUser, pointFor, roomUrl, screenshot, textOf, useServerAndBrowser, waitForText, type User } from './harness.ts'
+import { openUser, openUserWithText, pointFor, roomUrl, screenshot, selectedRanges, textOf, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /** What people expect of an editor's surface: the gutter, column selection, the cursor kept, IME, room names. */
 
 const env = useServerAndBrowser()
 
-async function pageWith(room: string, text: string): Promise<User> {
-  const user = await openUser(env.browser, roomUrl(env.server, room, { name: 'Gil' }))
-  await user.page.evaluate((t) => {
-    window.cotext!.editor.setText(t)
-    window.cotext!.editor.setCursorBufferPosition([0, 0])
-  }, text)
-  await user.page.locator('[data-testid=editor]').focus()
-  return user
-}
-
-const ranges = (page: Page) =>
-  page.evaluate(() => window.cotext!.editor.getSelectedBufferRanges().map((r) => [r.start.row, r.start.column, r.end.row, r.end.column]))
+const pageWith = (room: string, text: string): Promise<User> => openUserWithText(env.browser, roomUrl(env.server, room, { name: 'Gil' }), text)
 
 describe('gestures and surface', () => {
   it('keeps the line numbers in place at any horizontal scroll', async () => {
@@ -52,7 +40,7 @@ describe('gestures and surface', () => {
     await page.mouse.up()
     await page.keyboard.up('Alt')
     await page.keyboard.up('Shift')
-    expect(await ranges(page)).toEqual([[0, 2, 0, 5], [1, 2, 1, 2], [2, 2, 2, 5], [3, 2, 3, 5]])
+    expect(await selectedRanges(page)).toEqual([[0, 2, 0, 5], [1, 2, 1, 2], [2, 2, 2, 5], [3, 2, 3, 5]])
     await page.keyboard.type('_')
     await waitForText(page, 'ab_fgh\nab_\nab_fgh\nab_fgh')
 
@@ -63,7 +51,7 @@ describe('gestures and surface', () => {
     await page.mouse.down({ button: 'middle' })
     await page.mouse.move(end.x, end.y, { steps: 4 })
     await page.mouse.up({ button: 'middle' })
-    expect(await ranges(page)).toEqual([[3, 1, 3, 5], [2, 1, 2, 5]])
+    expect(await selectedRanges(page)).toEqual([[3, 1, 3, 5], [2, 1, 2, 5]])
     expect(await page.evaluate(() => window.cotext!.editor.getLastSelection()!.isReversed())).toBe(true)
     expect(await textOf(page)).toBe('ab_fgh\nab_\nab_fgh\nab_fgh')
     expect(user.errors).toEqual([])
@@ -75,10 +63,10 @@ describe('gestures and surface', () => {
     const { page } = user
     await page.evaluate(() => window.cotext!.editor.setCursorBufferPosition([150, 3]))
     await page.keyboard.press('ArrowRight')
-    expect(await ranges(page)).toEqual([[150, 4, 150, 4]])
+    expect(await selectedRanges(page)).toEqual([[150, 4, 150, 4]])
     await page.reload()
     await page.waitForFunction(() => window.cotext !== undefined)
-    await expect.poll(() => ranges(page)).toEqual([[150, 4, 150, 4]])
+    await expect.poll(() => selectedRanges(page)).toEqual([[150, 4, 150, 4]])
     // Scrolled to it, too.
     await expect.poll(() => page.locator('.cx-line', { hasText: 'line 150' }).isVisible()).toBe(true)
     expect(user.errors).toEqual([])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { openUser, pointFor, roomUrl, textOf, useServerAndBrowser, waitForText, type User } from './harness.ts'
+import { openUserWithText, pointFor, roomUrl, selectedRanges, textOf, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /**
  * Characters that render as one, under the real keyboard, mouse and IME: the page must use the
@@ -17,22 +17,10 @@ const STOPS = [1, 9, 13, 15, 17, 18]
 let room = 0
 const env = useServerAndBrowser()
 
-async function freshPage(text: string, column = 0): Promise<User> {
-  const user = await openUser(env.browser, roomUrl(env.server, `graphemes-${++room}`, { name: 'Ada' }))
-  await user.page.evaluate(
-    ([t, c]) => {
-      const editor = window.cotext!.editor
-      editor.setText(t as string)
-      editor.setCursorBufferPosition([0, c as number])
-    },
-    [text, column] as const,
-  )
-  await user.page.locator('[data-testid=editor]').focus()
-  return user
-}
+const freshPage = (text: string, column = 0): Promise<User> =>
+  openUserWithText(env.browser, roomUrl(env.server, `graphemes-${++room}`, { name: 'Ada' }), text, column)
 
-const ranges = (user: User) =>
-  user.page.evaluate(() => window.cotext!.editor.getSelectedBufferRanges().map((r) => [r.start.row, r.start.column, r.end.row, r.end.column]))
+const ranges = (user: User) => selectedRanges(user.page)
 
 const cursorColumn = (user: User) => user.page.evaluate(() => window.cotext!.editor.getCursorBufferPosition().column)
 
