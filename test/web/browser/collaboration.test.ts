@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { openUser, pointFor, roomUrl, screenshot, useServerAndBrowser, waitForText, type User } from './harness.ts'
+import { openUser, pointFor, roomUrl, screenshot, typeAndSee, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /** Two people in one room: each sees the other's text and cursors, in the other's colour, live. */
 
@@ -28,9 +28,7 @@ async function placeOf(page: Page, name: string): Promise<[number, number][]> {
 describe('two people in a room', () => {
   it("see each other's text and cursor labels at the right places", async () => {
     const [alice, bob] = await pair('collab-text')
-    await alice.page.locator('[data-testid=editor]').click()
-    await alice.page.keyboard.type('Hello from Alice')
-    await waitForText(bob.page, 'Hello from Alice')
+    await typeAndSee(alice, 'Hello from Alice', bob)
     await expect.poll(() => placeOf(bob.page, 'Alice')).toEqual([[0, 16]])
     const aliceOnBob = remoteCursors(bob.page, 'Alice')
     const label = aliceOnBob.locator('[data-testid=remote-cursor-label]')
@@ -107,9 +105,7 @@ describe('two people in a room', () => {
 
   it('keeps two cursors at the same spot both visible', async () => {
     const [alice, bob] = await pair('collab-same-spot')
-    await alice.page.locator('[data-testid=editor]').click()
-    await alice.page.keyboard.type('same spot')
-    await waitForText(bob.page, 'same spot')
+    await typeAndSee(alice, 'same spot', bob)
     await bob.page.locator('[data-testid=editor]').click()
     await bob.page.keyboard.press('Control+End')
     await expect.poll(() => placeOf(bob.page, 'Alice')).toEqual([[0, 9]])

@@ -193,6 +193,13 @@ export async function waitForText(page: Page, text: string): Promise<void> {
   await page.waitForFunction((expected) => window.cotext!.editor.getText() === expected, text)
 }
 
+/** `writer` clicks into its editor and types `text`; resolves once `reader`'s page holds exactly `text`. */
+export async function typeAndSee(writer: User, text: string, reader: User): Promise<void> {
+  await writer.page.locator('[data-testid=editor]').click()
+  await writer.page.keyboard.type(text)
+  await waitForText(reader.page, text)
+}
+
 /** Window coordinates of a screen position's left edge, vertically centred on its row. */
 export async function pointFor(page: Page, row: number, column: number): Promise<{ x: number; y: number }> {
   return page.evaluate(

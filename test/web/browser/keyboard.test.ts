@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { openUser, roomUrl, screenshot, textOf, useServerAndBrowser, waitForText } from './harness.ts'
+import { openUser, roomUrl, screenshot, textOf, typeAndSee, useServerAndBrowser, waitForText } from './harness.ts'
 
 /** Keyboard users can leave the editor, find the keys and follow people; axe-core finds nothing serious. */
 
@@ -98,9 +98,7 @@ describe('keyboard and screen-reader users', () => {
     const room = 'keys-follow'
     const ann = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ann' }))
     const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben' }))
-    await ann.page.locator('[data-testid=editor]').click()
-    await ann.page.keyboard.type('hello')
-    await waitForText(ben.page, 'hello')
+    await typeAndSee(ann, 'hello', ben)
     const chip = ben.page.locator('[data-testid=peer][data-peer-name=Ann]')
     await chip.focus()
     await ben.page.keyboard.press('Enter')
@@ -130,9 +128,7 @@ describe('keyboard and screen-reader users', () => {
     const room = 'keys-axe'
     const ann = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ann' }))
     const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben' }))
-    await ann.page.locator('[data-testid=editor]').click()
-    await ann.page.keyboard.type('const a = 1 // text')
-    await waitForText(ben.page, 'const a = 1 // text')
+    await typeAndSee(ann, 'const a = 1 // text', ben)
     await expect.poll(() => ben.page.locator('[data-testid=remote-cursor]').count()).toBe(1)
     expect(await seriousViolations(ben.page)).toEqual([])
     await ben.page.keyboard.press('F1')

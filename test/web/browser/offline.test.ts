@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { openUser, roomUrl, screenshot, textOf, useServerAndBrowser, waitForText } from './harness.ts'
+import { openUser, roomUrl, screenshot, textOf, typeAndSee, useServerAndBrowser, waitForText } from './harness.ts'
 
 /** Edits survive going offline and reloading without a server: IndexedDB keeps them, y-websocket merges them. */
 
@@ -32,9 +32,7 @@ describe('offline', () => {
     const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben' }))
     await expect.poll(() => connection(ann.page).textContent()).toBe('connected')
     await expect.poll(() => connection(ben.page).textContent()).toBe('connected')
-    await ann.page.locator('[data-testid=editor]').click()
-    await ann.page.keyboard.type('shared line')
-    await waitForText(ben.page, 'shared line')
+    await typeAndSee(ann, 'shared line', ben)
 
     await ann.context.setOffline(true)
     await expect.poll(() => connection(ann.page).textContent()).toBe('offline')

@@ -5,7 +5,7 @@ import * as Y from 'yjs'
 import { WebsocketProvider } from 'y-websocket'
 import { TextEditor } from '../../../core/index.ts'
 import { contrastRatio } from '../../../web/view/colors.ts'
-import { openUser, roomUrl, screenshot, useServerAndBrowser, waitForText, type User } from './harness.ts'
+import { openUser, roomUrl, screenshot, typeAndSee, useServerAndBrowser, type User } from './harness.ts'
 
 /** Other people on screen: labels that give way to the text, distinct readable colours, a one-row bar. */
 
@@ -31,9 +31,7 @@ describe('presence', () => {
     const room = 'presence-labels'
     const ann = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ann' }))
     const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben' }))
-    await ann.page.locator('[data-testid=editor]').click()
-    await ann.page.keyboard.type('one two three')
-    await waitForText(ben.page, 'one two three')
+    await typeAndSee(ann, 'one two three', ben)
     await expect.poll(() => label(ben.page, 'Ann').isVisible()).toBe(true)
     await screenshot(ben.page, 'presence-label-active')
     // Idle: the label goes, the caret and the people list stay.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { signToken } from '../../../server/auth.ts'
-import { openUser, pointFor, roomUrl, screenshot, textOf, useServerAndBrowser, waitForText } from './harness.ts'
+import { openUser, pointFor, roomUrl, screenshot, textOf, typeAndSee, useServerAndBrowser } from './harness.ts'
 
 /** A page opened with a read-only token follows the room and shows its cursor, but cannot edit. */
 
@@ -16,9 +16,7 @@ describe('a read-only page', () => {
     ])
     const writer = await openUser(env.browser, roomUrl(env.server, room, { token: rw, name: 'Writer' }))
     const reader = await openUser(env.browser, roomUrl(env.server, room, { token: ro, name: 'Reader' }))
-    await writer.page.locator('[data-testid=editor]').click()
-    await writer.page.keyboard.type('read me\nsecond line')
-    await waitForText(reader.page, 'read me\nsecond line')
+    await typeAndSee(writer, 'read me\nsecond line', reader)
     await expect.poll(() => reader.page.locator('[data-testid=connection]').textContent()).toBe('connected')
     expect(await reader.page.locator('[data-testid=read-only]').isVisible()).toBe(true)
     expect(await reader.page.locator('[data-testid=editor]').getAttribute('aria-readonly')).toBe('true')
