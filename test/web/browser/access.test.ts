@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
 import { signToken } from '../../../server/auth.ts'
-import { launchChromium, openUser, roomUrl, screenshot, startServer, textOf, waitForText, type ServerProcess } from './harness.ts'
+import { openUser, roomUrl, screenshot, textOf, useServerAndBrowser, waitForText } from './harness.ts'
 
 /**
  * Links and access with AUTH_SECRET set: a refused link says so and keeps nothing; a link's token
@@ -10,17 +10,7 @@ import { launchChromium, openUser, roomUrl, screenshot, startServer, textOf, wai
  */
 
 const SECRET = 'web-access-test-secret-0123456789abcdef'
-let server: ServerProcess
-let browser: Browser
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer({ authSecret: SECRET }), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
+const env = useServerAndBrowser({ authSecret: SECRET })
 
 /** Names of this browser profile's IndexedDB databases. */
 const databases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name).sort())
@@ -29,11 +19,11 @@ describe('links and access', () => {
   it('shows a refused link as such, not editable, and keeps nothing it typed', async () => {
     const room = 'access-refused'
     const rw = await signToken(SECRET, { room, mode: 'rw', ttlSeconds: 600 })
-    const writer = await openUser(browser, roomUrl(server, room, { token: rw, name: 'Writer' }))
+    const writer = await openUser(env.browser, roomUrl(env.server, room, { token: rw, name: 'Writer' }))
     await writer.page.locator('[data-testid=editor]').click()
     await writer.page.keyboard.type('the real text')
 
-    const stranger = await openUser(browser, roomUrl(server, room, { name: 'Stranger' }))
+    const stranger = await openUser(env.browser, roomUrl(env.server, room, { name: 'Stranger' }))
     const refused = stranger.page.locator('[data-testid=refused]')
     await expect.poll(() => refused.isVisible()).toBe(true)
     expect(await refused.locator('h2').textContent()).toBe('You need a link with access to this room')
@@ -49,7 +39,7 @@ describe('links and access', () => {
 
     // A link for another room is refused with its own reason.
     const other = await signToken(SECRET, { room: 'elsewhere', mode: 'rw', ttlSeconds: 600 })
-    await stranger.page.goto(roomUrl(server, room, { token: other }))
+    await stranger.page.goto(roomUrl(env.server, room, { token: other }))
     await expect.poll(() => stranger.page.locator('[data-testid=refused]').textContent()).toContain('another room')
     expect(await databases(stranger.page)).toEqual([])
     expect(await textOf(writer.page)).toBe('the real text')
@@ -60,7 +50,7 @@ describe('links and access', () => {
   it('takes the token out of the address bar and keeps it for the session', async () => {
     const room = 'access-token-kept'
     const rw = await signToken(SECRET, { room, mode: 'rw', ttlSeconds: 600 })
-    const user = await openUser(browser, roomUrl(server, room, { token: rw, name: 'Keeper' }))
+    const user = await openUser(env.browser, roomUrl(env.server, room, { token: rw, name: 'Keeper' }))
     const { page } = user
     expect(new URL(page.url()).searchParams.has('token')).toBe(false)
     expect(new URL(page.url()).searchParams.get('room')).toBe(room)
@@ -77,7 +67,7 @@ describe('links and access', () => {
     await page.keyboard.press('Control+End')
     await page.keyboard.type('!')
     expect(await page.locator('[data-testid=refused]').count()).toBe(0)
-    const reader = await openUser(browser, roomUrl(server, room, { token: await signToken(SECRET, { room, mode: 'ro', ttlSeconds: 600 }) }))
+    const reader = await openUser(env.browser, roomUrl(env.server, room, { token: await signToken(SECRET, { room, mode: 'ro', ttlSeconds: 600 }) }))
     await waitForText(reader.page, 'kept!')
     // A read-only link still opens read-only, and keeps no copy.
     expect(await reader.page.locator('[data-testid=read-only]').isVisible()).toBe(true)
@@ -90,7 +80,7 @@ describe('links and access', () => {
   it('says the document is loading until the first sync', async () => {
     const room = 'access-loading'
     const rw = await signToken(SECRET, { room, mode: 'rw', ttlSeconds: 600 })
-    const context = await browser.newContext({ viewport: { width: 900, height: 520 } })
+    const context = await env.browser.newContext({ viewport: { width: 900, height: 520 } })
     const page = await context.newPage()
     // The server's messages to the page wait until released: the page is connected but not yet synced.
     const held: (() => void)[] = []
@@ -100,7 +90,7 @@ describe('links and access', () => {
       upstream.onMessage((message) => (release ? ws.send(message) : held.push(() => ws.send(message))))
       ws.onMessage((message) => upstream.send(message))
     })
-    await page.goto(roomUrl(server, room, { token: rw }))
+    await page.goto(roomUrl(env.server, room, { token: rw }))
     await page.waitForFunction(() => window.cotext !== undefined)
     const loading = page.locator('[data-testid=loading]')
     await expect.poll(() => page.locator('[data-testid=connection]').textContent()).toBe('connected')

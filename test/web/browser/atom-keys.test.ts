@@ -1,32 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchChromium, openUser, roomUrl, startServer, waitForText, type ServerProcess, type User } from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import { openUserWithText, roomUrl, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /** The keys for Atom's line, case and fold commands, pressed on the real page. */
 
-let server: ServerProcess
-let browser: Browser
 let room = 0
+const env = useServerAndBrowser()
 
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
-
-async function freshPage(text: string): Promise<User> {
-  const user = await openUser(browser, roomUrl(server, `atom-keys-${++room}`, { name: 'Ada' }))
-  await user.page.evaluate((t) => {
-    const editor = window.cotext!.editor
-    editor.setText(t)
-    editor.setCursorBufferPosition([0, 0])
-  }, text)
-  await user.page.locator('[data-testid=editor]').focus()
-  return user
-}
+const freshPage = (text: string): Promise<User> => openUserWithText(env.browser, roomUrl(env.server, `atom-keys-${++room}`, { name: 'Ada' }), text)
 
 const cursor = (user: User) => user.page.evaluate(() => window.cotext!.editor.getCursorBufferPosition().toArray())
 const screenLines = (user: User) =>

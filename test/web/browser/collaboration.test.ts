@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium, openUser, pointFor, roomUrl, screenshot, startServer, waitForText, type ServerProcess, type User } from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { openUser, pointFor, roomUrl, screenshot, typeAndSee, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /** Two people in one room: each sees the other's text and cursors, in the other's colour, live. */
 
-let server: ServerProcess
-let browser: Browser
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
+const env = useServerAndBrowser()
 
 async function pair(room: string): Promise<[User, User]> {
-  const alice = await openUser(browser, roomUrl(server, room, { name: 'Alice', color: '#d81b60' }))
-  const bob = await openUser(browser, roomUrl(server, room, { name: 'Bob', color: '#1e88e5' }))
+  const alice = await openUser(env.browser, roomUrl(env.server, room, { name: 'Alice', color: '#d81b60' }))
+  const bob = await openUser(env.browser, roomUrl(env.server, room, { name: 'Bob', color: '#1e88e5' }))
   return [alice, bob]
 }
 
@@ -38,9 +28,7 @@ async function placeOf(page: Page, name: string): Promise<[number, number][]> {
 describe('two people in a room', () => {
   it("see each other's text and cursor labels at the right places", async () => {
     const [alice, bob] = await pair('collab-text')
-    await alice.page.locator('[data-testid=editor]').click()
-    await alice.page.keyboard.type('Hello from Alice')
-    await waitForText(bob.page, 'Hello from Alice')
+    await typeAndSee(alice, 'Hello from Alice', bob)
     await expect.poll(() => placeOf(bob.page, 'Alice')).toEqual([[0, 16]])
     const aliceOnBob = remoteCursors(bob.page, 'Alice')
     const label = aliceOnBob.locator('[data-testid=remote-cursor-label]')
@@ -117,9 +105,7 @@ describe('two people in a room', () => {
 
   it('keeps two cursors at the same spot both visible', async () => {
     const [alice, bob] = await pair('collab-same-spot')
-    await alice.page.locator('[data-testid=editor]').click()
-    await alice.page.keyboard.type('same spot')
-    await waitForText(bob.page, 'same spot')
+    await typeAndSee(alice, 'same spot', bob)
     await bob.page.locator('[data-testid=editor]').click()
     await bob.page.keyboard.press('Control+End')
     await expect.poll(() => placeOf(bob.page, 'Alice')).toEqual([[0, 9]])
@@ -131,7 +117,7 @@ describe('two people in a room', () => {
     await screenshot(bob.page, 'collab-same-spot')
 
     // A third person at the same spot: both peers' cursors and labels stay apart on Alice's screen.
-    const carol = await openUser(browser, roomUrl(server, 'collab-same-spot', { name: 'Carol', color: '#43a047' }))
+    const carol = await openUser(env.browser, roomUrl(env.server, 'collab-same-spot', { name: 'Carol', color: '#43a047' }))
     await carol.page.locator('[data-testid=editor]').click()
     await carol.page.keyboard.press('Control+End')
     await expect.poll(() => placeOf(alice.page, 'Carol')).toEqual([[0, 9]])

@@ -1,37 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchChromium, openUser, pointFor, roomUrl, screenshot, startServer, textOf, waitForText, type ServerProcess, type User } from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import { openUser, openUserWithText, pointFor, roomUrl, screenshot, selectedRanges, textOf, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /** One user editing with the real keyboard, mouse, clipboard and IME; no peers. */
 
-let server: ServerProcess
-let browser: Browser
 let room = 0
+const env = useServerAndBrowser()
 
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
-})
+const freshPage = (text = ''): Promise<User> => openUserWithText(env.browser, roomUrl(env.server, `editing-${++room}`, { name: 'Ada' }), text)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
-
-async function freshPage(text = ''): Promise<User> {
-  const user = await openUser(browser, roomUrl(server, `editing-${++room}`, { name: 'Ada' }))
-  if (text !== '') {
-    await user.page.evaluate((t) => {
-      const editor = window.cotext!.editor
-      editor.setText(t)
-      editor.setCursorBufferPosition([0, 0])
-    }, text)
-  }
-  await user.page.locator('[data-testid=editor]').focus()
-  return user
-}
-
-const selections = (user: User) =>
-  user.page.evaluate(() => window.cotext!.editor.getSelectedBufferRanges().map((r) => [r.start.row, r.start.column, r.end.row, r.end.column]))
+const selections = (user: User) => selectedRanges(user.page)
 
 describe('the editing surface', () => {
   it('is a focusable multi-line textbox holding the rendered text', async () => {
@@ -51,9 +28,9 @@ describe('the editing surface', () => {
   })
 
   it('has a home page that opens a room by name and remembers it', async () => {
-    const context = await browser.newContext()
+    const context = await env.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${server.url}/`)
+    await page.goto(`${env.server.url}/`)
     const input = page.locator('#cx-room-name')
     expect(await input.inputValue()).toMatch(/^room-[a-z2-9]{6}$/)
     await input.fill('Plans for May.md')
@@ -65,7 +42,7 @@ describe('the editing surface', () => {
     // The name chosen on this first visit is the one the home page shows next time.
     const user = JSON.parse((await page.evaluate(() => localStorage.getItem('cotext.user')))!) as { name: string }
     expect(await page.locator('[data-testid=user-name]').inputValue()).toBe(user.name)
-    await page.goto(`${server.url}/`)
+    await page.goto(`${env.server.url}/`)
     expect(await page.locator('.cx-recent a').allTextContents()).toEqual(['Plans-for-May.md'])
     expect(await page.locator('.cx-you-name').textContent()).toBe(user.name)
     await context.close()
@@ -223,7 +200,7 @@ describe('the editing surface', () => {
   })
 
   it('picks the language from the room name, and a selector changes it', async () => {
-    const user = await openUser(browser, roomUrl(server, 'scripts/tool.py', { name: 'Ada' }))
+    const user = await openUser(env.browser, roomUrl(env.server, 'scripts/tool.py', { name: 'Ada' }))
     const select = user.page.locator('[data-testid=language]')
     expect(await select.inputValue()).toBe('python')
     expect(await user.page.evaluate(() => window.cotext!.editor.getLanguage())).toBe('python')

@@ -1,36 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import * as Y from 'yjs'
 import { WebsocketProvider } from 'y-websocket'
-import { launchChromium, openUser, pointFor, roomUrl, screenshot, startServer, textOf, waitForText, type ServerProcess, type User } from './harness.ts'
+import { openUser, openUserWithText, pointFor, roomUrl, screenshot, selectedRanges, textOf, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /** What people expect of an editor's surface: the gutter, column selection, the cursor kept, IME, room names. */
 
-let server: ServerProcess
-let browser: Browser
+const env = useServerAndBrowser()
 
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
-
-async function pageWith(room: string, text: string): Promise<User> {
-  const user = await openUser(browser, roomUrl(server, room, { name: 'Gil' }))
-  await user.page.evaluate((t) => {
-    window.cotext!.editor.setText(t)
-    window.cotext!.editor.setCursorBufferPosition([0, 0])
-  }, text)
-  await user.page.locator('[data-testid=editor]').focus()
-  return user
-}
-
-const ranges = (page: Page) =>
-  page.evaluate(() => window.cotext!.editor.getSelectedBufferRanges().map((r) => [r.start.row, r.start.column, r.end.row, r.end.column]))
+const pageWith = (room: string, text: string): Promise<User> => openUserWithText(env.browser, roomUrl(env.server, room, { name: 'Gil' }), text)
 
 describe('gestures and surface', () => {
   it('keeps the line numbers in place at any horizontal scroll', async () => {
@@ -62,7 +40,7 @@ describe('gestures and surface', () => {
     await page.mouse.up()
     await page.keyboard.up('Alt')
     await page.keyboard.up('Shift')
-    expect(await ranges(page)).toEqual([[0, 2, 0, 5], [1, 2, 1, 2], [2, 2, 2, 5], [3, 2, 3, 5]])
+    expect(await selectedRanges(page)).toEqual([[0, 2, 0, 5], [1, 2, 1, 2], [2, 2, 2, 5], [3, 2, 3, 5]])
     await page.keyboard.type('_')
     await waitForText(page, 'ab_fgh\nab_\nab_fgh\nab_fgh')
 
@@ -73,7 +51,7 @@ describe('gestures and surface', () => {
     await page.mouse.down({ button: 'middle' })
     await page.mouse.move(end.x, end.y, { steps: 4 })
     await page.mouse.up({ button: 'middle' })
-    expect(await ranges(page)).toEqual([[3, 1, 3, 5], [2, 1, 2, 5]])
+    expect(await selectedRanges(page)).toEqual([[3, 1, 3, 5], [2, 1, 2, 5]])
     expect(await page.evaluate(() => window.cotext!.editor.getLastSelection()!.isReversed())).toBe(true)
     expect(await textOf(page)).toBe('ab_fgh\nab_\nab_fgh\nab_fgh')
     expect(user.errors).toEqual([])
@@ -85,10 +63,10 @@ describe('gestures and surface', () => {
     const { page } = user
     await page.evaluate(() => window.cotext!.editor.setCursorBufferPosition([150, 3]))
     await page.keyboard.press('ArrowRight')
-    expect(await ranges(page)).toEqual([[150, 4, 150, 4]])
+    expect(await selectedRanges(page)).toEqual([[150, 4, 150, 4]])
     await page.reload()
     await page.waitForFunction(() => window.cotext !== undefined)
-    await expect.poll(() => ranges(page)).toEqual([[150, 4, 150, 4]])
+    await expect.poll(() => selectedRanges(page)).toEqual([[150, 4, 150, 4]])
     // Scrolled to it, too.
     await expect.poll(() => page.locator('.cx-line', { hasText: 'line 150' }).isVisible()).toBe(true)
     expect(user.errors).toEqual([])
@@ -98,7 +76,7 @@ describe('gestures and surface', () => {
   it('shows an IME composition inline, moving the following text, and peers see it only once committed', async () => {
     const room = 'gestures-ime'
     const user = await pageWith(room, 'Hello world')
-    const peer = await openUser(browser, roomUrl(server, room, { name: 'Pia' }))
+    const peer = await openUser(env.browser, roomUrl(env.server, room, { name: 'Pia' }))
     await waitForText(peer.page, 'Hello world')
     const { page } = user
     await page.evaluate(() => window.cotext!.editor.setCursorBufferPosition([0, 6]))
@@ -135,22 +113,22 @@ describe('gestures and surface', () => {
   })
 
   it('edits the room the address names, refusing names that cannot be used with the reason', async () => {
-    const context = await browser.newContext()
+    const context = await env.browser.newContext()
     const page = await context.newPage()
-    await page.goto(roomUrl(server, '../alias1'))
+    await page.goto(roomUrl(env.server, '../alias1'))
     const error = page.locator('[data-testid=room-name-error]')
     expect(await error.textContent()).toBe('“../alias1” cannot be a room name. A room name cannot have “.” or “..” as a part between slashes.')
     expect(await page.evaluate(() => window.cotext)).toBeUndefined()
     expect(await page.locator('#cx-room-name').inputValue()).toBe('alias1')
 
     // Non-ASCII letters are kept: the address bar, the page and the server name the same room.
-    const user = await openUser(browser, roomUrl(server, 'ünï.md', { name: 'Una' }))
+    const user = await openUser(env.browser, roomUrl(env.server, 'ünï.md', { name: 'Una' }))
     expect(new URL(user.page.url()).searchParams.get('room')).toBe('ünï.md')
     expect(await user.page.locator('[data-testid=room]').textContent()).toBe('ünï.md')
     await user.page.locator('[data-testid=editor]').click()
     await user.page.keyboard.type('# umlauts')
     const doc = new Y.Doc()
-    const provider = new WebsocketProvider(`ws://127.0.0.1:${server.port}`, 'ünï.md', doc, { WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket, disableBc: true })
+    const provider = new WebsocketProvider(`ws://127.0.0.1:${env.server.port}`, 'ünï.md', doc, { WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket, disableBc: true })
     try {
       await expect.poll(() => doc.getText('text').toString()).toBe('# umlauts')
     } finally {

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchChromium, openUser, pointFor, roomUrl, startServer, textOf, waitForText, type ServerProcess, type User } from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import { openUserWithText, pointFor, roomUrl, selectedRanges, textOf, useServerAndBrowser, waitForText, type User } from './harness.ts'
 
 /**
  * Characters that render as one, under the real keyboard, mouse and IME: the page must use the
@@ -15,35 +14,13 @@ const LINE = `a${FAMILY}${FLAG}${E_ACUTE}${HANGUL}z`
 /** The column after each cluster of LINE. */
 const STOPS = [1, 9, 13, 15, 17, 18]
 
-let server: ServerProcess
-let browser: Browser
 let room = 0
+const env = useServerAndBrowser()
 
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
-})
+const freshPage = (text: string, column = 0): Promise<User> =>
+  openUserWithText(env.browser, roomUrl(env.server, `graphemes-${++room}`, { name: 'Ada' }), text, column)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
-
-async function freshPage(text: string, column = 0): Promise<User> {
-  const user = await openUser(browser, roomUrl(server, `graphemes-${++room}`, { name: 'Ada' }))
-  await user.page.evaluate(
-    ([t, c]) => {
-      const editor = window.cotext!.editor
-      editor.setText(t as string)
-      editor.setCursorBufferPosition([0, c as number])
-    },
-    [text, column] as const,
-  )
-  await user.page.locator('[data-testid=editor]').focus()
-  return user
-}
-
-const ranges = (user: User) =>
-  user.page.evaluate(() => window.cotext!.editor.getSelectedBufferRanges().map((r) => [r.start.row, r.start.column, r.end.row, r.end.column]))
+const ranges = (user: User) => selectedRanges(user.page)
 
 const cursorColumn = (user: User) => user.page.evaluate(() => window.cotext!.editor.getCursorBufferPosition().column)
 

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import { CHROMIUM_ARGS, ensureChromium } from './chromium.ts'
 
 /**
@@ -87,6 +88,42 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS })
 }
 
+export interface ServerOptions {
+  authSecret?: string
+  webDir?: string
+}
+
+export interface ServerAndBrowser {
+  readonly server: ServerProcess
+  readonly browser: Browser
+}
+
+/**
+ * Starts a server and Chromium before a file's tests and stops both after them. The options may be a
+ * function, read when the server starts, for a file whose own beforeAll (registered earlier) makes them.
+ */
+export function useServerAndBrowser(options: ServerOptions | (() => ServerOptions) = {}): ServerAndBrowser {
+  let server: ServerProcess | undefined
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    ;[server, browser] = await Promise.all([startServer(typeof options === 'function' ? options() : options), launchChromium()])
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.dispose()
+  })
+  return {
+    get server() {
+      if (server === undefined) throw new Error('the server starts in beforeAll: use it inside a test')
+      return server
+    },
+    get browser() {
+      if (browser === undefined) throw new Error('the browser starts in beforeAll: use it inside a test')
+      return browser
+    },
+  }
+}
+
 export interface User {
   context: BrowserContext
   page: Page
@@ -111,6 +148,26 @@ export async function openUser(browser: Browser, url: string): Promise<User> {
   return { context, page, errors }
 }
 
+/**
+ * A user on a room page holding `text` (unless empty), with the cursor at [0, column] and the editor
+ * focused, ready for keys.
+ */
+export async function openUserWithText(browser: Browser, url: string, text: string, column = 0): Promise<User> {
+  const user = await openUser(browser, url)
+  if (text !== '') {
+    await user.page.evaluate(
+      ([t, c]) => {
+        const editor = window.cotext!.editor
+        editor.setText(t)
+        editor.setCursorBufferPosition([0, c])
+      },
+      [text, column] as [string, number],
+    )
+  }
+  await user.page.locator('[data-testid=editor]').focus()
+  return user
+}
+
 export function roomUrl(server: ServerProcess, room: string, params: Record<string, string> = {}): string {
   const query = new URLSearchParams({ room, ...params })
   return `${server.url}/?${query.toString()}`
@@ -126,9 +183,21 @@ export function textOf(page: Page): Promise<string> {
   return page.evaluate(() => window.cotext!.editor.getText())
 }
 
+/** The page's selections as [startRow, startColumn, endRow, endColumn], in the editor's order. */
+export function selectedRanges(page: Page): Promise<number[][]> {
+  return page.evaluate(() => window.cotext!.editor.getSelectedBufferRanges().map((r) => [r.start.row, r.start.column, r.end.row, r.end.column]))
+}
+
 /** Waits until the page's text is exactly `text`. */
 export async function waitForText(page: Page, text: string): Promise<void> {
   await page.waitForFunction((expected) => window.cotext!.editor.getText() === expected, text)
+}
+
+/** `writer` clicks into its editor and types `text`; resolves once `reader`'s page holds exactly `text`. */
+export async function typeAndSee(writer: User, text: string, reader: User): Promise<void> {
+  await writer.page.locator('[data-testid=editor]').click()
+  await writer.page.keyboard.type(text)
+  await waitForText(reader.page, text)
 }
 
 /** Window coordinates of a screen position's left edge, vertically centred on its row. */

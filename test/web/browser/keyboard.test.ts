@@ -1,23 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium, openUser, roomUrl, screenshot, startServer, textOf, waitForText, type ServerProcess } from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { openUser, roomUrl, screenshot, textOf, typeAndSee, useServerAndBrowser, waitForText } from './harness.ts'
 
 /** Keyboard users can leave the editor, find the keys and follow people; axe-core finds nothing serious. */
 
-let server: ServerProcess
-let browser: Browser
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
+const env = useServerAndBrowser()
 
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? null)
 
@@ -34,7 +24,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 describe('keyboard and screen-reader users', () => {
   it('leave the editor with Escape then Tab, and Ctrl+M makes Tab move focus', async () => {
-    const user = await openUser(browser, roomUrl(server, 'keys-leave', { name: 'Kay' }))
+    const user = await openUser(env.browser, roomUrl(env.server, 'keys-leave', { name: 'Kay' }))
     const { page } = user
     const editor = page.locator('[data-testid=editor]')
     await editor.click()
@@ -72,7 +62,7 @@ describe('keyboard and screen-reader users', () => {
   })
 
   it('open the key help with F1 or "?", listing the keymap, and close it back to the editor', async () => {
-    const user = await openUser(browser, roomUrl(server, 'keys-help', { name: 'Kay' }))
+    const user = await openUser(env.browser, roomUrl(env.server, 'keys-help', { name: 'Kay' }))
     const { page } = user
     await page.locator('[data-testid=editor]').click()
     await page.keyboard.press('F1')
@@ -106,11 +96,9 @@ describe('keyboard and screen-reader users', () => {
 
   it('follow someone by keyboard without losing focus, and type on after a click on Follow', async () => {
     const room = 'keys-follow'
-    const ann = await openUser(browser, roomUrl(server, room, { name: 'Ann' }))
-    const ben = await openUser(browser, roomUrl(server, room, { name: 'Ben' }))
-    await ann.page.locator('[data-testid=editor]').click()
-    await ann.page.keyboard.type('hello')
-    await waitForText(ben.page, 'hello')
+    const ann = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ann' }))
+    const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben' }))
+    await typeAndSee(ann, 'hello', ben)
     const chip = ben.page.locator('[data-testid=peer][data-peer-name=Ann]')
     await chip.focus()
     await ben.page.keyboard.press('Enter')
@@ -133,16 +121,14 @@ describe('keyboard and screen-reader users', () => {
   })
 
   it('meet no serious or critical axe-core violations on the home and room pages', async () => {
-    const context = await browser.newContext()
+    const context = await env.browser.newContext()
     const home = await context.newPage()
-    await home.goto(`${server.url}/`)
+    await home.goto(`${env.server.url}/`)
     expect(await seriousViolations(home)).toEqual([])
     const room = 'keys-axe'
-    const ann = await openUser(browser, roomUrl(server, room, { name: 'Ann' }))
-    const ben = await openUser(browser, roomUrl(server, room, { name: 'Ben' }))
-    await ann.page.locator('[data-testid=editor]').click()
-    await ann.page.keyboard.type('const a = 1 // text')
-    await waitForText(ben.page, 'const a = 1 // text')
+    const ann = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ann' }))
+    const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben' }))
+    await typeAndSee(ann, 'const a = 1 // text', ben)
     await expect.poll(() => ben.page.locator('[data-testid=remote-cursor]').count()).toBe(1)
     expect(await seriousViolations(ben.page)).toEqual([])
     await ben.page.keyboard.press('F1')

@@ -3,36 +3,35 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, CDPSession, Page } from 'playwright-core'
-import { launchChromium, ROOT, screenshot, startServer, type ServerProcess } from './harness.ts'
+import type { CDPSession, Page } from 'playwright-core'
+import { ROOT, screenshot, useServerAndBrowser } from './harness.ts'
 
 /**
  * mountEditor as an app uses it: a page of its own (fixtures/mount, bundled here by Vite) mounts two
  * editors, each over its own Y.Doc and stock WebsocketProvider, and they co-edit through the server.
  */
 
-let server: ServerProcess
-let browser: Browser
 let outDir: string
 
+// Registered before useServerAndBrowser's hooks, so (vitest stacks hooks) the page is built before
+// the server starts and removed after it stops.
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'cotext-mount-page-'))
   await build({ configFile: false, root: join(ROOT, 'test/web/browser/fixtures/mount'), logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' } })
-  ;[server, browser] = await Promise.all([startServer({ webDir: outDir }), launchChromium()])
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
+afterAll(() => {
   if (outDir) rmSync(outDir, { recursive: true, force: true })
 })
 
+const env = useServerAndBrowser(() => ({ webDir: outDir }))
+
 async function openApp(room: string): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 500 } })
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 500 } })
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
-  await page.goto(`${server.url}/?room=${room}`)
+  await page.goto(`${env.server.url}/?room=${room}`)
   await page.waitForFunction(() => window.mounted !== undefined)
   return { page, errors }
 }

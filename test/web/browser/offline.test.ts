@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium, openUser, roomUrl, screenshot, startServer, textOf, waitForText, type ServerProcess } from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { openUser, roomUrl, screenshot, textOf, typeAndSee, useServerAndBrowser, waitForText } from './harness.ts'
 
 /** Edits survive going offline and reloading without a server: IndexedDB keeps them, y-websocket merges them. */
 
-let server: ServerProcess
-let browser: Browser
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
+const env = useServerAndBrowser()
 
 const connection = (page: Page) => page.locator('[data-testid=connection]')
 
@@ -38,13 +28,11 @@ function storedText(page: Page, room: string): Promise<string | null> {
 describe('offline', () => {
   it('shows edits made offline at once and merges them on reconnect', async () => {
     const room = 'offline-merge'
-    const ann = await openUser(browser, roomUrl(server, room, { name: 'Ann' }))
-    const ben = await openUser(browser, roomUrl(server, room, { name: 'Ben' }))
+    const ann = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ann' }))
+    const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben' }))
     await expect.poll(() => connection(ann.page).textContent()).toBe('connected')
     await expect.poll(() => connection(ben.page).textContent()).toBe('connected')
-    await ann.page.locator('[data-testid=editor]').click()
-    await ann.page.keyboard.type('shared line')
-    await waitForText(ben.page, 'shared line')
+    await typeAndSee(ann, 'shared line', ben)
 
     await ann.context.setOffline(true)
     await expect.poll(() => connection(ann.page).textContent()).toBe('offline')
@@ -72,13 +60,13 @@ describe('offline', () => {
 
   it('shows the last text after a reload while the server is down, then reconnects', async () => {
     const room = 'offline-reload'
-    const cleo = await openUser(browser, roomUrl(server, room, { name: 'Cleo' }))
+    const cleo = await openUser(env.browser, roomUrl(env.server, room, { name: 'Cleo' }))
     await cleo.page.locator('[data-testid=editor]').click()
     await cleo.page.keyboard.type('kept in this browser\nsecond line')
     await expect.poll(() => storedText(cleo.page, room)).toBe('kept in this browser\nsecond line')
     expect(await cleo.page.evaluate(() => window.cotext!.whenOfflineReady)).toBe(true)
 
-    await server.stop()
+    await env.server.stop()
     await expect.poll(() => connection(cleo.page).textContent()).toBe('offline')
     await cleo.page.reload()
     await cleo.page.waitForFunction(() => window.cotext !== undefined)
@@ -91,9 +79,9 @@ describe('offline', () => {
     await cleo.page.keyboard.press('Control+End')
     await cleo.page.keyboard.type('!')
 
-    await server.start()
+    await env.server.start()
     await expect.poll(() => connection(cleo.page).textContent(), { timeout: 15_000 }).toBe('connected')
-    const dan = await openUser(browser, roomUrl(server, room, { name: 'Dan' }))
+    const dan = await openUser(env.browser, roomUrl(env.server, room, { name: 'Dan' }))
     await waitForText(dan.page, 'kept in this browser\nsecond line!')
     expect([...cleo.errors, ...dan.errors]).toEqual([])
     await Promise.all([cleo.context.close(), dan.context.close()])

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
 import WebSocket from 'ws'
 import * as Y from 'yjs'
 import { WebsocketProvider } from 'y-websocket'
 import { TextEditor } from '../../../core/index.ts'
 import { contrastRatio } from '../../../web/view/colors.ts'
-import { launchChromium, openUser, roomUrl, screenshot, startServer, waitForText, type ServerProcess, type User } from './harness.ts'
+import { openUser, roomUrl, screenshot, typeAndSee, useServerAndBrowser, type User } from './harness.ts'
 
 /** Other people on screen: labels that give way to the text, distinct readable colours, a one-row bar. */
 
-let server: ServerProcess
-let browser: Browser
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
+const env = useServerAndBrowser()
 
 const label = (page: Page, name: string) => page.locator(`[data-testid=remote-cursor][data-peer-name="${name}"] [data-testid=remote-cursor-label]`)
 
@@ -28,10 +18,10 @@ const hex = (rgb: string) => `#${rgb.match(/\d+/g)!.slice(0, 3).map((n) => Numbe
 
 /** A person whose remembered colour is automatic (not picked), as on a first visit. */
 async function openWithAutoColor(room: string, name: string, color: string): Promise<User> {
-  const context = await browser.newContext({ viewport: { width: 900, height: 520 } })
+  const context = await env.browser.newContext({ viewport: { width: 900, height: 520 } })
   await context.addInitScript((user) => localStorage.setItem('cotext.user', JSON.stringify(user)), { name, color, colorChosen: false })
   const page = await context.newPage()
-  await page.goto(roomUrl(server, room))
+  await page.goto(roomUrl(env.server, room))
   await page.waitForFunction(() => window.cotext !== undefined)
   return { context, page, errors: [] }
 }
@@ -39,11 +29,9 @@ async function openWithAutoColor(room: string, name: string, color: string): Pro
 describe('presence', () => {
   it("shows a peer's name while they are active, then only the caret, and again on hover", async () => {
     const room = 'presence-labels'
-    const ann = await openUser(browser, roomUrl(server, room, { name: 'Ann' }))
-    const ben = await openUser(browser, roomUrl(server, room, { name: 'Ben' }))
-    await ann.page.locator('[data-testid=editor]').click()
-    await ann.page.keyboard.type('one two three')
-    await waitForText(ben.page, 'one two three')
+    const ann = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ann' }))
+    const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben' }))
+    await typeAndSee(ann, 'one two three', ben)
     await expect.poll(() => label(ben.page, 'Ann').isVisible()).toBe(true)
     await screenshot(ben.page, 'presence-label-active')
     // Idle: the label goes, the caret and the people list stay.
@@ -64,7 +52,7 @@ describe('presence', () => {
   it('gives everyone a colour nobody else in the room has, with readable labels, and keeps a chosen one', async () => {
     const room = 'presence-colours'
     const users = [await openWithAutoColor(room, 'Uno', '#e6194b'), await openWithAutoColor(room, 'Dos', '#e6194b'), await openWithAutoColor(room, 'Tres', '#e6194b')]
-    const picker = await openUser(browser, roomUrl(server, room, { name: 'Pick', color: '#e6194b' }))
+    const picker = await openUser(env.browser, roomUrl(env.server, room, { name: 'Pick', color: '#e6194b' }))
     const colours = () => picker.page.evaluate(() => window.cotext!.editor.getPeers().map((peer) => peer.user.color).sort())
     await expect.poll(colours, { timeout: 15_000 }).toHaveLength(3)
     await expect.poll(async () => new Set(await colours()).size, { timeout: 15_000 }).toBe(3)
@@ -88,12 +76,12 @@ describe('presence', () => {
     const room = 'presence-ten'
     const peers = Array.from({ length: 10 }, (_, i) => {
       const doc = new Y.Doc()
-      const provider = new WebsocketProvider(`ws://127.0.0.1:${server.port}`, room, doc, { WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket, disableBc: true })
+      const provider = new WebsocketProvider(`ws://127.0.0.1:${env.server.port}`, room, doc, { WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket, disableBc: true })
       const editor = new TextEditor({ doc, awareness: provider.awareness, user: { name: `Person ${i}`, color: '#4363d8' } })
       return { doc, provider, editor }
     })
     try {
-      const me = await openUser(browser, roomUrl(server, room, { name: 'Me' }))
+      const me = await openUser(env.browser, roomUrl(env.server, room, { name: 'Me' }))
       const { page } = me
       await expect.poll(() => page.evaluate(() => window.cotext!.editor.getPeers().length)).toBe(10)
       const bar = page.locator('.cx-toolbar')

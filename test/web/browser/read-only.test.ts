@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { signToken } from '../../../server/auth.ts'
-import { launchChromium, openUser, pointFor, roomUrl, screenshot, startServer, textOf, waitForText, type ServerProcess } from './harness.ts'
+import { openUser, pointFor, roomUrl, screenshot, textOf, typeAndSee, useServerAndBrowser } from './harness.ts'
 
 /** A page opened with a read-only token follows the room and shows its cursor, but cannot edit. */
 
 const SECRET = 'web-browser-test-secret-0123456789abcdef'
-let server: ServerProcess
-let browser: Browser
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer({ authSecret: SECRET }), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
+const env = useServerAndBrowser({ authSecret: SECRET })
 
 describe('a read-only page', () => {
   it('shows the text, refuses edits with a hint, and shows its cursor to others', async () => {
@@ -25,11 +14,9 @@ describe('a read-only page', () => {
       signToken(SECRET, { room, mode: 'rw', ttlSeconds: 600 }),
       signToken(SECRET, { room, mode: 'ro', ttlSeconds: 600 }),
     ])
-    const writer = await openUser(browser, roomUrl(server, room, { token: rw, name: 'Writer' }))
-    const reader = await openUser(browser, roomUrl(server, room, { token: ro, name: 'Reader' }))
-    await writer.page.locator('[data-testid=editor]').click()
-    await writer.page.keyboard.type('read me\nsecond line')
-    await waitForText(reader.page, 'read me\nsecond line')
+    const writer = await openUser(env.browser, roomUrl(env.server, room, { token: rw, name: 'Writer' }))
+    const reader = await openUser(env.browser, roomUrl(env.server, room, { token: ro, name: 'Reader' }))
+    await typeAndSee(writer, 'read me\nsecond line', reader)
     await expect.poll(() => reader.page.locator('[data-testid=connection]').textContent()).toBe('connected')
     expect(await reader.page.locator('[data-testid=read-only]').isVisible()).toBe(true)
     expect(await reader.page.locator('[data-testid=editor]').getAttribute('aria-readonly')).toBe('true')
