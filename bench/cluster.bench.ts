@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import * as Y from 'yjs'
 import { startPostgres, startRedis } from '../test/server/helpers/services.ts'
 import { median } from './measure.ts'
-import { CLOCK_TICKS, SyncClient, cpuTicks, sleep, startCotext, stopServer } from './server-clients.ts'
+import { CLOCK_TICKS, SyncClient, cpuTicks, sleep, startCotext, stopServer, typeSteadily } from './server-clients.ts'
 
 const CLIENTS = 30
 const PROCESSES = 3
@@ -89,21 +89,13 @@ class Load {
   }
 
   start(measure: boolean): void {
-    const period = 1000 / UPDATES_PER_SECOND
     this.measuring = measure
     this.same = []
     this.cross = []
     this.delivered = 0
     this.sliceStart = performance.now()
     this.cpuAtStart = this.cpu()
-    this.clients.forEach((client, i) => {
-      this.timers.push(
-        setTimeout(() => {
-          client.type()
-          this.timers.push(setInterval(() => client.type(), period))
-        }, (i * period) / CLIENTS),
-      )
-    })
+    this.timers = typeSteadily(this.clients, UPDATES_PER_SECOND)
   }
 
   /** Stops typing and waits until every update sent has reached every other client (or the drain times out). */

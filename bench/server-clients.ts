@@ -73,6 +73,24 @@ export function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]) // utime + stime
 }
 
+/**
+ * Has each client type `perSecond` times a second on its own beat, the beats spread evenly over the
+ * period. Returns the timers, which gain the intervals as they start: clearTimeout each to stop.
+ */
+export function typeSteadily(clients: ReadonlyArray<{ type(): void }>, perSecond: number): NodeJS.Timeout[] {
+  const period = 1000 / perSecond
+  const timers: NodeJS.Timeout[] = []
+  clients.forEach((client, i) => {
+    timers.push(
+      setTimeout(() => {
+        client.type()
+        timers.push(setInterval(() => client.type(), period))
+      }, (i * period) / clients.length),
+    )
+  })
+  return timers
+}
+
 /** A sync-protocol message (type 0) written by `write`. */
 function syncFrame(write: (encoder: encoding.Encoder) => void): Uint8Array {
   const encoder = encoding.createEncoder()

@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { median } from './measure.ts'
 import { runSaturation } from './server-saturation.ts'
-import { CLOCK_TICKS, ROOT, SyncClient, cpuTicks, singleSender, sleep, spawnServer, startCotext, stopServer } from './server-clients.ts'
+import { CLOCK_TICKS, ROOT, SyncClient, cpuTicks, singleSender, sleep, spawnServer, startCotext, stopServer, typeSteadily } from './server-clients.ts'
 
 const CLIENTS = 50
 const UPDATES_PER_SECOND = 10
@@ -120,18 +120,10 @@ class Load {
 
   /** Each client types on its own 100 ms beat, the beats spread evenly over the period. */
   start(measure: boolean): void {
-    const period = 1000 / UPDATES_PER_SECOND
     this.measuring = measure
     this.sliceStart = performance.now()
     this.sliceTicks = cpuTicks(this.pid)
-    this.clients.forEach((client, i) => {
-      this.timers.push(
-        setTimeout(() => {
-          client.type()
-          this.timers.push(setInterval(() => client.type(), period))
-        }, (i * period) / CLIENTS),
-      )
-    })
+    this.timers = typeSteadily(this.clients, UPDATES_PER_SECOND)
     this.sentAtSliceStart = this.sent
   }
 
