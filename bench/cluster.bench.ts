@@ -13,20 +13,14 @@
  * their own Y.Doc: the structs of an update name the sender (client id) and the clock, which is
  * how a receiver finds when it was sent, even when a process merged several into one entry.
  */
-import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
+import { join } from 'node:path'
 import * as Y from 'yjs'
-import * as decoding from 'lib0/decoding'
-import * as encoding from 'lib0/encoding'
-import * as syncProtocol from 'y-protocols/sync'
-import { WebSocket } from 'ws'
 import { startPostgres, startRedis } from '../test/server/helpers/services.ts'
+import { median } from './measure.ts'
+import { CLOCK_TICKS, SyncClient, cpuTicks, sleep, startCotext, stopServer, typeSteadily } from './server-clients.ts'
 
-const ROOT = resolve(import.meta.dirname, '..')
 const CLIENTS = 30
 const PROCESSES = 3
 const UPDATES_PER_SECOND = 10
@@ -34,74 +28,15 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 12)
 const SLICE_SECONDS = Math.min(3, SECONDS)
 const WARMUP_SECONDS = 3
 const DRAIN_TIMEOUT_MS = 5000
-const CLOCK_TICKS = 100 // USER_HZ: /proc/<pid>/stat counts CPU time in these
 
 if (!Number.isFinite(SECONDS) || SECONDS <= 0) throw new Error(`BENCH_SECONDS must be a positive number, got ${process.env.BENCH_SECONDS}`)
 
-const children = new Set<ChildProcess>()
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL')
-})
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms))
-
-function startCotext(dataDir: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir], {
-    cwd: ROOT,
-    env: { ...process.env, AUTH_SECRET: undefined, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.add(child)
-  child.once('exit', () => children.delete(child))
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  return new Promise((resolveChild, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)))
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.includes('"msg":"listening"')) resolveChild({ child, port: (JSON.parse(line) as { port: number }).port })
-    })
-  })
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise<void>((done) => child.once('exit', () => done()))
-  child.kill('SIGTERM')
-  await exited
-}
-
-/** CPU time (user + system) a process has used, in seconds. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
-}
-
-function frame(write: (encoder: encoding.Encoder) => void): Uint8Array {
-  const encoder = encoding.createEncoder()
-  encoding.writeVarUint(encoder, 0)
-  write(encoder)
-  return encoding.toUint8Array(encoder)
-}
-
-class BenchClient {
-  readonly doc = new Y.Doc()
-  readonly text = this.doc.getText('text')
-  readonly ws: WebSocket
-  readonly synced: Promise<void>
+class BenchClient extends SyncClient {
   /** received[sender]: how many of that sender's updates (clocks 0…n-1) have arrived. */
   readonly received: number[] = new Array<number>(CLIENTS).fill(0)
 
-  constructor(url: string, readonly index: number, readonly server: number, private readonly load: Load) {
-    this.doc.clientID = index + 1
-    this.ws = new WebSocket(url, { perMessageDeflate: false })
-    let markSynced!: () => void
-    this.synced = new Promise((done) => (markSynced = done))
-    this.ws.on('open', () => this.ws.send(frame((encoder) => syncProtocol.writeSyncStep1(encoder, this.doc))))
-    this.ws.on('message', (data: Buffer) => this.receive(data, markSynced))
-    this.ws.on('error', (error) => {
-      console.error(`bench client ${index}: ${error.message}`)
-      process.exit(1)
-    })
-    this.doc.on('update', (update: Uint8Array) => this.ws.send(frame((encoder) => syncProtocol.writeUpdate(encoder, update))))
+  constructor(url: string, index: number, readonly server: number, private readonly load: Load) {
+    super(url, index, 'bench client')
   }
 
   type(): void {
@@ -111,23 +46,9 @@ class BenchClient {
     this.text.insert(clock, 'x')
   }
 
-  close(): void {
-    this.ws.close()
-    this.doc.destroy()
-  }
-
-  private receive(data: Buffer, markSynced: () => void): void {
-    const decoder = decoding.createDecoder(data)
-    if (decoding.readVarUint(decoder) !== 0) return
-    const step = decoding.readVarUint(decoder)
-    if (step === syncProtocol.messageYjsSyncStep1) {
-      const stateVector = decoding.readVarUint8Array(decoder)
-      this.ws.send(frame((encoder) => syncProtocol.writeSyncStep2(encoder, this.doc, stateVector)))
-      return
-    }
-    if (step === syncProtocol.messageYjsSyncStep2) return markSynced()
-    const now = performance.now()
-    for (const struct of Y.decodeUpdate(decoding.readVarUint8Array(decoder)).structs) {
+  /** The structs name the sender and the clock, even when a process merged several updates into one. */
+  protected onUpdate(update: Uint8Array, now: number): void {
+    for (const struct of Y.decodeUpdate(update).structs) {
       const sender = struct.id.client - 1
       if (sender === this.index || sender < 0 || sender >= CLIENTS) continue
       for (let clock = struct.id.clock; clock < struct.id.clock + struct.length; clock++) {
@@ -168,21 +89,13 @@ class Load {
   }
 
   start(measure: boolean): void {
-    const period = 1000 / UPDATES_PER_SECOND
     this.measuring = measure
     this.same = []
     this.cross = []
     this.delivered = 0
     this.sliceStart = performance.now()
     this.cpuAtStart = this.cpu()
-    this.clients.forEach((client, i) => {
-      this.timers.push(
-        setTimeout(() => {
-          client.type()
-          this.timers.push(setInterval(() => client.type(), period))
-        }, (i * period) / CLIENTS),
-      )
-    })
+    this.timers = typeSteadily(this.clients, UPDATES_PER_SECOND)
   }
 
   /** Stops typing and waits until every update sent has reached every other client (or the drain times out). */
@@ -199,7 +112,7 @@ class Load {
 
   /** CPU seconds all of this setup's server processes have used. */
   private cpu(): number {
-    return this.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
+    return this.pids.reduce((sum, pid) => sum + cpuTicks(pid), 0) / CLOCK_TICKS
   }
 
   /** Updates some client has not received from some other client. */
@@ -287,11 +200,6 @@ const s = figures(single.slices)
 console.log(`  ${line('cluster (3 processes)', c, true)}, ${missingCluster} updates missing`)
 console.log(`  ${line('one process', s, false)}, ${missingSingle} updates missing`)
 // Medians over the rounds: one round that a neighbour's burst hit does not decide the result.
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
 const sameP99 = median(rounds.map((r) => r.cluster.sameP99))
 const crossP99 = median(rounds.map((r) => r.cluster.crossP99))
 const singleP99 = median(rounds.map((r) => r.single.sameP99))

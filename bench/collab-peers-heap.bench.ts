@@ -16,6 +16,7 @@ import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protoc
 import { TextEditor } from '../core/editor/text-editor.ts'
 import { relativePositionJSON } from '../core/collab/awareness-state.ts'
 import { fmt, median, ratio } from './measure.ts'
+import { prng } from './documents.ts'
 
 /** Heap is measured over many peers, so that one collection's noise is small beside them. */
 const HEAP_PEERS = Number(process.env.PEERS ?? 250)
@@ -35,17 +36,6 @@ function heap(): number {
   gc()
   gc()
   return process.memoryUsage().heapUsed
-}
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** A 100 KB text typed by many small inserts, so positions name many items. */

@@ -4,52 +4,19 @@
  * room. With 500 updates always in flight the server never waits for the clients, so what it
  * delivers per second is its capacity (or the benchmark process's, which is reported too).
  */
-import { readFileSync } from 'node:fs'
-import * as Y from 'yjs'
-import * as decoding from 'lib0/decoding'
-import * as encoding from 'lib0/encoding'
-import * as syncProtocol from 'y-protocols/sync'
-import { WebSocket } from 'ws'
+import { CLOCK_TICKS, SyncClient, cpuTicks, singleSender, sleep } from './server-clients.ts'
 
 const ROOMS = 50
 const PER_ROOM = 10
 const CLIENTS = ROOMS * PER_ROOM
 const SLICE_MS = 1000
-const CLOCK_TICKS = 100
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return Number(fields[11]) + Number(fields[12])
-}
-
-function frame(write: (encoder: encoding.Encoder) => void): Uint8Array {
-  const encoder = encoding.createEncoder()
-  encoding.writeVarUint(encoder, 0)
-  write(encoder)
-  return encoding.toUint8Array(encoder)
-}
-
-class SaturationClient {
-  readonly doc = new Y.Doc()
-  readonly ws: WebSocket
-  readonly synced: Promise<void>
-  /** Whether this client's last update has reached the next client of its room. */
+class SaturationClient extends SyncClient {
+  /** Whether this client's last update has not yet reached the next client of its room. */
   private waiting = false
 
-  constructor(url: string, readonly index: number, private readonly load: SaturationLoad) {
-    this.doc.clientID = index + 1
-    this.ws = new WebSocket(`${url}/saturation-${Math.floor(index / PER_ROOM)}`, { perMessageDeflate: false })
-    let markSynced!: () => void
-    this.synced = new Promise((resolve) => (markSynced = resolve))
-    this.ws.on('open', () => this.ws.send(frame((encoder) => syncProtocol.writeSyncStep1(encoder, this.doc))))
-    this.ws.on('message', (data: Buffer) => this.receive(data, markSynced))
-    this.ws.on('error', (error) => {
-      console.error(`saturation client ${index}: ${error.message}`)
-      process.exit(1)
-    })
-    this.doc.on('update', (update: Uint8Array) => this.ws.send(frame((encoder) => syncProtocol.writeUpdate(encoder, update))))
+  constructor(url: string, index: number, private readonly load: SaturationLoad) {
+    super(`${url}/saturation-${Math.floor(index / PER_ROOM)}`, index, 'saturation client')
   }
 
   /** Sends the next update unless one is still on its way or the load is paused. */
@@ -57,8 +24,7 @@ class SaturationClient {
     if (this.waiting || !this.load.running) return
     this.waiting = true
     this.load.sent += 1
-    const text = this.doc.getText('text')
-    text.insert(text.length, 'x')
+    this.text.insert(this.text.length, 'x')
   }
 
   acknowledged(): void {
@@ -70,25 +36,13 @@ class SaturationClient {
     return !this.waiting
   }
 
-  private receive(data: Buffer, markSynced: () => void): void {
-    const decoder = decoding.createDecoder(data)
-    if (decoding.readVarUint(decoder) !== 0) return
-    const step = decoding.readVarUint(decoder)
-    if (step === syncProtocol.messageYjsSyncStep1) {
-      const stateVector = decoding.readVarUint8Array(decoder)
-      this.ws.send(frame((encoder) => syncProtocol.writeSyncStep2(encoder, this.doc, stateVector)))
-      return
-    }
-    if (step === syncProtocol.messageYjsSyncStep2) return markSynced()
-    const update = decoding.createDecoder(decoding.readVarUint8Array(decoder))
-    if (decoding.readVarUint(update) !== 1) return
-    decoding.readVarUint(update)
-    const sender = decoding.readVarUint(update) - 1
-    if (sender === this.index || sender < 0 || sender >= CLIENTS) return
+  protected onUpdate(update: Uint8Array): void {
+    const from = singleSender(update)
+    if (from === null || from.sender === this.index || from.sender < 0 || from.sender >= CLIENTS) return
     this.load.delivered += 1
     // The next client of the sender's room acknowledges it.
-    const room = Math.floor(sender / PER_ROOM)
-    if (this.index === room * PER_ROOM + ((sender + 1) % PER_ROOM)) this.load.clients[sender]!.acknowledged()
+    const room = Math.floor(from.sender / PER_ROOM)
+    if (this.index === room * PER_ROOM + ((from.sender + 1) % PER_ROOM)) this.load.clients[from.sender]!.acknowledged()
   }
 }
 
@@ -127,10 +81,7 @@ class SaturationLoad {
   }
 
   close(): void {
-    for (const client of this.clients) {
-      client.ws.close()
-      client.doc.destroy()
-    }
+    for (const client of this.clients) client.close()
   }
 }
 

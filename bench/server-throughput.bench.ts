@@ -25,38 +25,23 @@
  * carries its client id and clock, and a receiver can look up when that update was sent.
  * Everything runs on 127.0.0.1; the servers are stopped at the end (killed if this process dies).
  */
-import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
-import * as Y from 'yjs'
-import * as decoding from 'lib0/decoding'
-import * as encoding from 'lib0/encoding'
-import * as syncProtocol from 'y-protocols/sync'
-import { WebSocket } from 'ws'
+import { join } from 'node:path'
 import { median } from './measure.ts'
 import { runSaturation } from './server-saturation.ts'
+import { CLOCK_TICKS, ROOT, SyncClient, cpuTicks, singleSender, sleep, spawnServer, startCotext, stopServer, typeSteadily } from './server-clients.ts'
 
-const ROOT = resolve(import.meta.dirname, '..')
 const CLIENTS = 50
 const UPDATES_PER_SECOND = 10
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20)
 const SLICE_SECONDS = Math.min(1, SECONDS)
 const WARMUP_SECONDS = Math.min(2, Math.max(0.5, SECONDS / 5))
 const DRAIN_TIMEOUT_MS = 5000
-const CLOCK_TICKS = 100 // USER_HZ on Linux: /proc/<pid>/stat counts CPU time in these
 
 if (!Number.isFinite(SECONDS) || SECONDS <= 0) throw new Error(`BENCH_SECONDS must be a positive number, got ${process.env.BENCH_SECONDS}`)
-
-const children = new Set<ChildProcess>()
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL')
-})
-
-const sleep = (ms: number): Promise<void> => new Promise((resolveSleep) => setTimeout(resolveSleep, ms))
 
 function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -69,63 +54,15 @@ function freePort(): Promise<number> {
   })
 }
 
-/** Spawns a server and resolves with the port once a line of its stdout says it listens. */
-function spawnServer(args: string[], env: NodeJS.ProcessEnv, listeningPort: (line: string) => number | null): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  children.add(child)
-  child.once('exit', () => children.delete(child))
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  return new Promise((resolveChild, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 15_000)
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)))
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const port = listeningPort(line)
-      if (port === null) return
-      clearTimeout(timer)
-      resolveChild({ child, port })
-    })
-  })
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-  await exited
-  clearTimeout(timer)
-}
-
-function cpuTicks(pid: number): number {
-  // The fields after the command name, which is in parentheses and may contain spaces.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return Number(fields[11]) + Number(fields[12]) // utime + stime
-}
-
 function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
   return match === null ? 0 : Number(match[1]) / 1024
 }
 
-class BenchClient {
-  readonly doc = new Y.Doc()
-  readonly text = this.doc.getText('text')
-  readonly ws: WebSocket
-  readonly synced: Promise<void>
-
-  constructor(url: string, private readonly index: number, private readonly load: Load) {
-    this.doc.clientID = index + 1 // small distinct ids that map straight back to the sender
-    this.ws = new WebSocket(url, { perMessageDeflate: false })
-    let markSynced!: () => void
-    this.synced = new Promise((resolveSynced) => (markSynced = resolveSynced))
-    this.ws.on('open', () => this.ws.send(this.frame((encoder) => syncProtocol.writeSyncStep1(encoder, this.doc))))
-    this.ws.on('message', (data: Buffer) => this.receive(data, markSynced))
-    this.ws.on('error', (error) => {
-      console.error(`bench client ${index}: ${error.message}`)
-      process.exit(1)
-    })
-    this.doc.on('update', (update: Uint8Array) => this.ws.send(this.frame((encoder) => syncProtocol.writeUpdate(encoder, update))))
+/** One of the 50 typists: its update's clock is its text's length before the insertion. */
+class BenchClient extends SyncClient {
+  constructor(url: string, index: number, private readonly load: Load) {
+    super(url, index, 'bench client')
   }
 
   /** Inserts one character at the end of this client's own text: one update message. */
@@ -136,37 +73,10 @@ class BenchClient {
     this.text.insert(clock, 'x')
   }
 
-  close(): void {
-    this.ws.close()
-    this.doc.destroy()
-  }
-
-  private frame(write: (encoder: encoding.Encoder) => void): Uint8Array {
-    const encoder = encoding.createEncoder()
-    encoding.writeVarUint(encoder, 0)
-    write(encoder)
-    return encoding.toUint8Array(encoder)
-  }
-
-  private receive(data: Buffer, markSynced: () => void): void {
-    const decoder = decoding.createDecoder(data)
-    if (decoding.readVarUint(decoder) !== 0) return // awareness: this benchmark publishes none
-    const step = decoding.readVarUint(decoder)
-    if (step === syncProtocol.messageYjsSyncStep1) {
-      // Answer as y-websocket does.
-      const stateVector = decoding.readVarUint8Array(decoder)
-      this.ws.send(this.frame((encoder) => syncProtocol.writeSyncStep2(encoder, this.doc, stateVector)))
-      return
-    }
-    if (step === syncProtocol.messageYjsSyncStep2) return markSynced()
-    // An update of one client's struct run: [client count, struct count, client, clock, ...]
-    const update = decoding.createDecoder(decoding.readVarUint8Array(decoder))
-    if (decoding.readVarUint(update) !== 1) return
-    decoding.readVarUint(update)
-    const sender = decoding.readVarUint(update) - 1
-    const clock = decoding.readVarUint(update)
-    if (sender === this.index || sender < 0 || sender >= CLIENTS) return // the stock server echoes to the sender
-    this.load.record(sender, clock)
+  protected onUpdate(update: Uint8Array): void {
+    const from = singleSender(update)
+    // The stock server echoes to the sender.
+    if (from !== null && from.sender !== this.index && from.sender >= 0 && from.sender < CLIENTS) this.load.record(from.sender, from.clock)
   }
 }
 
@@ -210,18 +120,10 @@ class Load {
 
   /** Each client types on its own 100 ms beat, the beats spread evenly over the period. */
   start(measure: boolean): void {
-    const period = 1000 / UPDATES_PER_SECOND
     this.measuring = measure
     this.sliceStart = performance.now()
     this.sliceTicks = cpuTicks(this.pid)
-    this.clients.forEach((client, i) => {
-      this.timers.push(
-        setTimeout(() => {
-          client.type()
-          this.timers.push(setInterval(() => client.type(), period))
-        }, (i * period) / CLIENTS),
-      )
-    })
+    this.timers = typeSteadily(this.clients, UPDATES_PER_SECOND)
     this.sentAtSliceStart = this.sent
   }
 
@@ -289,14 +191,6 @@ async function startStock(): Promise<{ child: ChildProcess; port: number }> {
   )
 }
 
-function startCotext(dataDir: string, storeFirst = true): Promise<{ child: ChildProcess; port: number }> {
-  return spawnServer(
-    ['--import', 'tsx', 'server/main.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
-    { ...process.env, AUTH_SECRET: undefined, LOG_LEVEL: 'info', STORE_FIRST: storeFirst ? 'on' : 'off' },
-    (line) => (line.includes('"msg":"listening"') ? (JSON.parse(line) as { port: number }).port : null),
-  )
-}
-
 /** The cotext server's histogram of how long updates waited for their write: bucket bounds at p50 and p99. */
 async function commitWait(port: number): Promise<{ p50: number; p99: number; mean: number; count: number }> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
@@ -314,8 +208,8 @@ function describe(name: string, result: Result): string {
 const dataDir = mkdtempSync(join(tmpdir(), 'cotext-bench-'))
 const relayFirstDir = mkdtempSync(join(tmpdir(), 'cotext-bench-'))
 const stockServer = await startStock()
-const cotextServer = await startCotext(dataDir)
-const relayFirstServer = await startCotext(relayFirstDir, false)
+const cotextServer = await startCotext(dataDir, { STORE_FIRST: 'on' })
+const relayFirstServer = await startCotext(relayFirstDir, { STORE_FIRST: 'off' })
 const stock = new Load('stock', stockServer.child.pid!, stockServer.port)
 const ours = new Load('cotext', cotextServer.child.pid!, cotextServer.port)
 const relayFirst = new Load('cotext relay-first', relayFirstServer.child.pid!, relayFirstServer.port)

@@ -120,7 +120,7 @@ function logLevel(raw: string, source: string): LogLevel {
 export const SETTINGS: readonly Setting[] = [
   { key: 'host', flag: 'host', env: 'HOST', fallback: '127.0.0.1', help: 'interface to listen on (0.0.0.0 for every interface)', parse: text },
   { key: 'port', flag: 'port', env: 'PORT', fallback: '1234', help: 'TCP port; 0 picks a free one', parse: integer(0, 65535) },
-  { key: 'dataDir', flag: 'data-dir', env: 'DATA_DIR', fallback: './data', help: 'LevelDB directory where every room is stored', parse: text },
+  { key: 'dataDir', flag: 'data-dir', env: 'DATA_DIR', fallback: './data', help: 'LevelDB directory (and its write journal) where every room is stored, unless DATABASE_URL is set', parse: text },
   {
     key: 'authSecret', flag: 'auth-secret', env: 'AUTH_SECRET', fallback: null,
     help: `HS256 secret (>= ${MIN_SECRET_BYTES} bytes) that signs access tokens; unset = open server. Prefer the env var: flags show in ps`,
@@ -183,15 +183,15 @@ export function helpText(): string {
   const rows = SETTINGS.map((setting) => [
     `  --${setting.flag} <value>`,
     setting.env,
-    setting.fallback === null ? '(unset)' : setting.fallback === '' ? '(none)' : setting.key === 'webDir' ? 'web/dist' : setting.fallback,
+    setting.fallback === null ? '(unset)' : setting.fallback === '' ? '(none)' : setting.key === 'webDir' ? 'dist/web/dist' : setting.fallback,
     setting.help,
   ])
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)))
   const lines = rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column]!) : cell)).join('  '))
   return [
-    'Cotext server: y-websocket rooms with LevelDB persistence and token access control.',
+    'Cotext server: y-websocket rooms stored in LevelDB (or PostgreSQL, with Redis Streams across processes) and token access control.',
     '',
-    'Usage: npm start -- [flags]      (or: npx tsx server/main.ts [flags])',
+    'Usage: npm start -- [flags]      (or, installed from npm: cotext-server [flags])',
     '',
     'Every setting can be given as a flag or as an environment variable; the flag wins.',
     '',

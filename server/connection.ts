@@ -35,8 +35,6 @@ export class Connection {
   awarenessClientId: number | null = null
   /** Cleared by each ping and set by the pong (or any message); still clear at the next ping = dead. */
   alive = true
-  /** Frames that arrived while the room was still loading, replayed in order once it is ready. */
-  pending: Uint8Array[] = []
   readonly mode: AccessMode
   readonly subject: string | null
   readonly expiresAt: number | null

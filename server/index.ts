@@ -1,6 +1,7 @@
 /**
  * `cotext/server`: Cotext's collaboration server inside an app's own Node process. Rooms are
- * y-websocket endpoints at `ws://host:port/<room>`, stored in LevelDB; see the README's "Server".
+ * y-websocket endpoints at `ws://host:port/<room>`, stored in LevelDB or PostgreSQL; see the README's
+ * "Server".
  */
 export { startServer, ServerStartError, type ServerOptions, type CotextServer } from './start.ts'
 export { ConfigError, LOG_LEVELS, type Config, type LogLevel } from './config.ts'

@@ -10,10 +10,11 @@
  * Logs are JSON lines on stdout. Once the server listens it logs a line with
  * `"msg":"listening"` and its `url` and `port`, which scripts can wait for (with `--port 0`
  * the OS picks the port). SIGINT or SIGTERM stops accepting, closes every connection with
- * 1001, stores every room, closes LevelDB and exits 0; a second signal exits at once.
+ * 1001, stores every room, closes the store and exits 0; a second signal exits at once.
  *
  * Exit status: 0 after a clean stop or --help, 1 when the server cannot start (port in use,
- * DATA_DIR held by another process) or a shutdown stalls, 2 for a bad setting.
+ * DATA_DIR held by another process, PostgreSQL or Redis unreachable) or a shutdown stalls, 2 for a
+ * bad setting.
  */
 import { ConfigError, helpText, parseConfig } from './config.ts'
 import type { Config } from './config.ts'

@@ -25,7 +25,7 @@ export class Metrics {
   messagesOut = 0
   bytesIn = 0
   bytesOut = 0
-  /** Client updates that have reached LevelDB (several can share one write under load). */
+  /** Client updates that have reached the store (several can share one write under load). */
   storedUpdates = 0
   storageWrites = 0
   storageErrors = 0
@@ -73,9 +73,9 @@ export class Metrics {
     metric('cotext_bytes_in_total', 'counter', 'WebSocket payload bytes received.', [['', this.bytesIn]])
     metric('cotext_bytes_out_total', 'counter', 'WebSocket payload bytes sent.', [['', this.bytesOut]])
     metric('cotext_messages_dropped_total', 'counter', 'Messages received but neither applied nor relayed.', labelled('reason', this.dropped))
-    metric('cotext_stored_updates_total', 'counter', 'Document updates written to LevelDB.', [['', this.storedUpdates]])
-    metric('cotext_storage_writes_total', 'counter', 'LevelDB writes of document updates.', [['', this.storageWrites]])
-    metric('cotext_storage_errors_total', 'counter', 'Failed LevelDB reads and writes.', [['', this.storageErrors]])
+    metric('cotext_stored_updates_total', 'counter', 'Document updates written to the store.', [['', this.storedUpdates]])
+    metric('cotext_storage_writes_total', 'counter', 'Store writes of document updates.', [['', this.storageWrites]])
+    metric('cotext_storage_errors_total', 'counter', 'Failed store reads and writes.', [['', this.storageErrors]])
     metric('cotext_storage_healthy', 'gauge', '1 while storage works; 0 from a failed write until every loaded room is written again.', [['', this.storageHealthy]])
     metric('cotext_storage_recoveries_total', 'counter', 'Times the store was reopened and every loaded room written again after a failed write.', [['', this.storageRecoveries]])
     metric('cotext_bad_stored_updates_total', 'counter', 'Stored updates that failed to apply when their room loaded (set aside, not deleted).', [['', this.badStoredUpdates]])

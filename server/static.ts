@@ -4,8 +4,8 @@ import { extname, join, resolve, sep } from 'node:path'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /**
- * Serves the built web page (`web/dist`: index.html and its assets) and, while it has not been
- * built, a plain page that says the server is up and how to connect. The folder is looked up
+ * Serves the built web page (`dist/web/dist`, made by `npm run build`: index.html and its
+ * assets) and, while it has not been built, a plain page that says the server is up and how to connect. The folder is looked up
  * per request, so building the page while the server runs is enough to start serving it.
  *
  * A file is served only when its real path (symlinks resolved) lies inside the folder's real
@@ -129,7 +129,7 @@ function sendFallbackPage(request: IncomingMessage, response: ServerResponse, au
 <head><meta charset="utf-8"><title>Cotext server</title></head>
 <body>
 <h1>Cotext server is up</h1>
-<p>The web editor has not been built yet (<code>web/dist</code> is missing).</p>
+<p>The web editor has not been built yet (<code>dist/web/dist</code> is missing: <code>npm run build</code> makes it).</p>
 <p>Each room is a WebSocket URL: <code>ws://${host}/&lt;room&gt;</code>, spoken in the y-websocket protocol.</p>
 ${access}
 <pre>import * as Y from 'yjs'

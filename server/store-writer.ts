@@ -34,7 +34,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * asked for: those that queue up during a write (or within `batchMs`) go together in one atomic
  * write, each room's merged into one record (a group commit across rooms); each resolves in
  * that order, which is what keeps relays in order of arrival. Replaces (compactions) and
- * set-asides, one at a time beside them: they wait on LevelDB and touch only clocks that
+ * set-asides, one at a time beside them: they wait on the store and touch only clocks that
  * appends no longer use.
  *
  * After any failed write the store is unhealthy: queued and later operations resolve false
@@ -122,7 +122,7 @@ export class StoreWriter {
         await this.writeAppends(this.queue.splice(0, end) as Array<Extract<Operation, { kind: 'append' }>>)
       } else {
         this.queue.shift()
-        // A compaction or set-aside waits for LevelDB itself; appends must not wait behind it.
+        // A compaction or set-aside waits for the store itself; appends must not wait behind it.
         // It touches only clocks the room's appends no longer use, so either order gives the same log.
         this.othersInFlight += 1
         this.others = this.others

@@ -51,7 +51,7 @@ describe('the packed tarball', () => {
   it('holds the built entry points, their types and the page, and no TypeScript sources', () => {
     const files = project.pack!.files
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([])
-    expect(files.filter((file) => !file.startsWith('dist/')).sort()).toEqual(['README.md', 'package.json'])
+    expect(files.filter((file) => !file.startsWith('dist/')).sort()).toEqual(['LICENSE', 'README.md', 'package.json'])
     for (const file of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/index.js.map', 'dist/server/index.js', 'dist/server/index.d.ts', 'dist/server/main.js', 'dist/web/style.css', 'dist/web/dist/index.html']) {
       expect(files).toContain(file)
     }
