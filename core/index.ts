@@ -26,6 +26,8 @@ export { Clipboard, type ClipboardMetadata } from './editor/clipboard.ts'
 export { ReadOnlyEditorError } from './editor/errors.ts'
 /** TextMate-style scopes at a position. */
 export { ScopeDescriptor } from './language/scope-descriptor.ts'
+/** Highlight spans per buffer row from a Lezer tree of the text (for views that parse on their own schedule). */
+export { highlightTreeRows, type HighlightSpan } from './language/highlight.ts'
 /** Language ids, their display names and detection by file name. */
 export { languageForPath, isLanguageId, languageInfo, LANGUAGE_IDS, type LanguageId, type LanguageInfo } from './language/registry.ts'
 /** Another user of the shared text, with their cursors and selections in this editor's coordinates. */

@@ -1,3 +1,4 @@
+import type { Tree } from '@lezer/common'
 import { classHighlighter, highlightTree } from '@lezer/highlight'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
 import type { LanguageMode } from './language-mode.ts'
@@ -17,14 +18,24 @@ export interface HighlightSpan {
 export function highlightRows(mode: LanguageMode, buffer: TextBuffer, startRow: number, endRow: number): HighlightSpan[][] {
   const first = Math.max(0, Math.floor(startRow))
   const last = Math.min(buffer.getLastRow(), Math.floor(endRow))
-  const rows: HighlightSpan[][] = []
-  for (let row = first; row <= last; row++) rows.push([])
   const tree = mode.getSyntaxTree()
-  if (tree === null || rows.length === 0) return rows
+  if (tree === null) return emptyRows(first, last)
+  return highlightTreeRows(tree, buffer, first, last)
+}
+
+/**
+ * Highlight spans for buffer rows [first, last] from a Lezer tree of the buffer's text, reading the tree
+ * no further than `upTo` (a character offset: where a partial parse has got to). Shared by the
+ * language mode and views that parse on their own schedule.
+ */
+export function highlightTreeRows(tree: Tree, buffer: TextBuffer, first: number, last: number, upTo = Infinity): HighlightSpan[][] {
+  const rows = emptyRows(first, last)
+  if (rows.length === 0) return rows
   const rowStarts: number[] = []
-  for (let row = first; row <= last + 1; row++) rowStarts.push(buffer.characterIndexForPosition([row, 0]))
+  for (let row = first; row <= last + 1; row++) rowStarts.push(row > buffer.getLastRow() ? buffer.getLength() : buffer.characterIndexForPosition([row, 0]))
   const from = rowStarts[0]!
-  const to = last + 1 <= buffer.getLastRow() ? rowStarts[rowStarts.length - 1]! : buffer.getLength()
+  const to = Math.min(rowStarts[rowStarts.length - 1]!, upTo)
+  if (to <= from) return rows
   let index = 0
   highlightTree(
     tree,
@@ -43,5 +54,11 @@ export function highlightRows(mode: LanguageMode, buffer: TextBuffer, startRow: 
     from,
     to,
   )
+  return rows
+}
+
+function emptyRows(first: number, last: number): HighlightSpan[][] {
+  const rows: HighlightSpan[][] = []
+  for (let row = first; row <= last; row++) rows.push([])
   return rows
 }

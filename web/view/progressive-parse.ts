@@ -1,14 +1,9 @@
 import { TreeFragment, type Input, type Parser, type PartialParse, type Tree } from '@lezer/common'
-import { classHighlighter, highlightTree } from '@lezer/highlight'
-import type { Disposable, TextBuffer, TextEditor } from '../../core/index.ts'
+import { highlightTreeRows, type Disposable, type HighlightSpan, type TextBuffer, type TextEditor } from '../../core/index.ts'
 import { parserFor } from './parsers.ts'
 
 /** Part of one buffer row to paint with `classes` (`tok-*` names). */
-export interface RowSpan {
-  startColumn: number
-  endColumn: number
-  classes: string
-}
+export type RowSpan = HighlightSpan
 
 /** The longest the parser runs in one go: well inside a frame, so typing and scrolling never wait. */
 export const SLICE_MS = 5
@@ -80,33 +75,10 @@ export class ProgressiveParse {
   spansForBufferRows(first: number, last: number): RowSpan[][] | null {
     if (this.parser === null) return null
     const buffer = this.buffer()
-    const rows: RowSpan[][] = []
-    for (let row = first; row <= last; row++) rows.push([])
-    const rowStarts: number[] = []
-    for (let row = first; row <= last + 1; row++) rowStarts.push(row > buffer.getLastRow() ? buffer.getLength() : buffer.characterIndexForPosition([row, 0]))
-    const from = rowStarts[0]!
-    const to = rowStarts[rowStarts.length - 1]!
+    const to = last + 1 > buffer.getLastRow() ? buffer.getLength() : buffer.characterIndexForPosition([last + 1, 0])
     if (this.parsedTo < to) this.work(to, false)
-    const tree = this.tree
-    const end = Math.min(to, this.parsedTo)
-    if (tree === null || end <= from) return rows
-    let index = 0
-    highlightTree(
-      tree,
-      classHighlighter,
-      (spanFrom, spanTo, classes) => {
-        // Spans come in document order; one that crosses line breaks is split into per-row pieces.
-        while (index < rows.length - 1 && spanFrom >= rowStarts[index + 1]!) index++
-        for (let i = index; i < rows.length && rowStarts[i]! < spanTo; i++) {
-          const startColumn = Math.max(0, spanFrom - rowStarts[i]!)
-          const endColumn = Math.min(buffer.lineLengthForRow(first + i), spanTo - rowStarts[i]!)
-          if (endColumn > startColumn) rows[i]!.push({ startColumn, endColumn, classes })
-        }
-      },
-      from,
-      end,
-    )
-    return rows
+    if (this.tree === null) return Array.from({ length: Math.max(0, last - first + 1) }, () => [])
+    return highlightTreeRows(this.tree, buffer, first, last, this.parsedTo)
   }
 
   private buffer(): TextBuffer {
