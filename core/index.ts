@@ -28,6 +28,8 @@ export { ReadOnlyEditorError } from './editor/errors.ts'
 export { ScopeDescriptor } from './language/scope-descriptor.ts'
 /** Highlight spans per buffer row from a Lezer tree of the text (for views that parse on their own schedule). */
 export { highlightTreeRows, type HighlightSpan } from './language/highlight.ts'
+/** The Lezer parser a language mode parses with, for views that parse on their own schedule. */
+export { parserForLanguage } from './language/languages/index.ts'
 /** Language ids, their display names and detection by file name. */
 export { languageForPath, isLanguageId, languageInfo, LANGUAGE_IDS, type LanguageId, type LanguageInfo } from './language/registry.ts'
 /** Another user of the shared text, with their cursors and selections in this editor's coordinates. */

@@ -1,6 +1,5 @@
 import { TreeFragment, type Input, type Parser, type PartialParse, type Tree } from '@lezer/common'
-import { highlightTreeRows, type Disposable, type HighlightSpan, type TextBuffer, type TextEditor } from '../../core/index.ts'
-import { parserFor } from './parsers.ts'
+import { highlightTreeRows, parserForLanguage, type Disposable, type HighlightSpan, type TextBuffer, type TextEditor } from '../../core/index.ts'
 
 /** Part of one buffer row to paint with `classes` (`tok-*` names). */
 export type RowSpan = HighlightSpan
@@ -86,7 +85,7 @@ export class ProgressiveParse {
   }
 
   private reset(): void {
-    this.parser = parserFor(this.editor.getLanguage())
+    this.parser = parserForLanguage(this.editor.getLanguage())
     this.tree = null
     this.fragments = []
     this.parsedTo = 0

@@ -1,3 +1,4 @@
+import type { Parser } from '@lezer/common'
 import type { LanguageSpec } from '../language-spec.ts'
 import type { LanguageId } from '../registry.ts'
 import { css } from './css.ts'
@@ -22,4 +23,9 @@ const SPECS: Readonly<Record<Exclude<LanguageId, 'text'>, LanguageSpec>> = {
 /** The parser, scopes, comments and indentation rules of a language; null for plain text. */
 export function languageSpec(id: LanguageId): LanguageSpec | null {
   return id === 'text' ? null : SPECS[id]
+}
+
+/** The Lezer parser (nested languages configured) the language mode parses with; null for plain text. */
+export function parserForLanguage(id: LanguageId): Parser | null {
+  return languageSpec(id)?.parser ?? null
 }
