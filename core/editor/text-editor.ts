@@ -8,6 +8,7 @@ import type { Selection, SetRangeOptions } from '../selection/selection.ts'
 import type { InsertTextOptions } from '../selection/selection-editing.ts'
 import type { WriteOptions } from '../selection/host.ts'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { ChangeSet } from '../buffer/change-set.ts'
 import type { DisplayLayer } from '../display/display-layer.ts'
 import type { MarkerLayer } from '../anchors/marker-layer.ts'
 import type { Emitter } from '../events/emitter.ts'
@@ -378,6 +379,17 @@ export class TextEditor {
   /** The Y.UndoManager behind undo/redo (it tracks only this editor's origin). */
   getUndoManager(): Y.UndoManager {
     return this.history.undoManager
+  }
+
+  // Change events
+
+  /**
+   * Atom's `onDidChangeText`: once per transaction on the text that changed it, local or remote, with
+   * every replacement it made as one `ChangeSet` (origin, author, time, inserted and deleted Yjs IDs).
+   * It runs when the transaction is over: the buffer, the markers and the undo history are current.
+   */
+  onDidChangeText(callback: (change: ChangeSet) => void): Disposable {
+    return this.buffer.onDidChangeText(callback)
   }
 
   // Collaboration
