@@ -20,8 +20,12 @@ export class RefusalLog {
   private readonly budget: RateLimit
   private suppressed = 0
 
-  constructor(burst = REFUSAL_LINE_BURST, intervalMs = REFUSAL_LINE_INTERVAL_MS) {
-    this.budget = new RateLimit(burst, intervalMs)
+  constructor(
+    burst = REFUSAL_LINE_BURST,
+    intervalMs = REFUSAL_LINE_INTERVAL_MS,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.budget = new RateLimit(burst, intervalMs, now())
   }
 
   /**
@@ -38,7 +42,7 @@ export class RefusalLog {
       if (reasons.has(reason)) return false
       reasons.add(reason)
     }
-    if (!this.budget.take()) {
+    if (!this.budget.take(this.now())) {
       this.suppressed += 1
       return false
     }
