@@ -70,6 +70,9 @@ export interface RunningServer {
 /** How long closed sockets get to finish the closing handshake before they are cut. */
 const CLOSE_GRACE_MS = 1000
 
+/** How long a connection closed for the unfinished-message budget may take to answer the close frame (it is read and discarded meanwhile). */
+const BUDGET_CLOSE_GRACE_MS = 5000
+
 /** setTimeout's longest delay; a later expiry is re-armed when it runs out. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
@@ -190,9 +193,12 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
       if (over !== null) closeOverBudget(over)
     }
     const closeOverBudget = (over: 'connection' | 'process'): void => {
-      socket.off('data', onData)
-      // No more reading: what the library holds for this message stays as it is until the socket goes.
-      socket.pause()
+      // From now on what the client sends is read and thrown away, unparsed: the library holds
+      // no more of it, and the socket has no unread data when it is cut, so the cut is a FIN that
+      // leaves the close frame readable, not a reset that can discard it.
+      socket.removeAllListeners('data')
+      socket.on('data', () => {})
+      socket.resume()
       const perConnection = over === 'connection'
       metrics.closedByServer[perConnection ? 'unfinished_connection' : 'unfinished_process'] += 1
       refusals.write(
@@ -206,8 +212,10 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
           : 'closing connection: unfinished messages across all connections passed MAX_UNFINISHED_BYTES',
       )
       connection.close(perConnection ? CloseCode.messageTooBig : CloseCode.tryAgainLater, perConnection ? 'unfinished message too large' : 'server busy, retry')
-      // The close frame goes out at once; the socket, and what it held, go soon after.
-      setTimeout(() => connection.terminate(), CLOSE_GRACE_MS).unref()
+      // The close frame goes out at once; the socket, and what the library held, go once the client
+      // has answered it, or after a grace that gives a busy client time to read it (cut sooner, a
+      // client still sending gets a reset that can discard the close frame unread: 1006, not 1013).
+      setTimeout(() => connection.terminate(), BUDGET_CLOSE_GRACE_MS).unref()
     }
     socket.on('data', onData)
     metrics.connectionsAccepted += 1
