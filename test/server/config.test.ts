@@ -34,6 +34,7 @@ describe('parseConfig', () => {
       maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
       maxUpdateItems: 10000,
       maxPendingItems: 2000,
+      fanoutWindowMs: 20,
       serveSourceMaps: false,
       redisUrl: null,
       databaseUrl: null,
@@ -55,6 +56,7 @@ describe('parseConfig', () => {
       LOG_LEVEL: 'WARN',
       REDIS_URL: 'redis://r:6379',
       DATABASE_URL: 'postgres://p/db',
+      FANOUT_WINDOW_MS: '5',
     }
     expect(config([], env)).toEqual({
       host: '0.0.0.0',
@@ -79,6 +81,7 @@ describe('parseConfig', () => {
       maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
       maxUpdateItems: 10000,
       maxPendingItems: 2000,
+      fanoutWindowMs: 5,
       serveSourceMaps: false,
       redisUrl: 'redis://r:6379',
       databaseUrl: 'postgres://p/db',
@@ -86,7 +89,7 @@ describe('parseConfig', () => {
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
       '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--store-first', 'on', '--web-dir', 'w', '--log-level', 'silent',
-      '--redis-url', 'redis://q:1', '--database-url', 'postgres://q/db',
+      '--redis-url', 'redis://q:1', '--database-url', 'postgres://q/db', '--fanout-window-ms', '1',
     ]
     expect(config(flags, env)).toEqual({
       host: '::1',
@@ -111,6 +114,7 @@ describe('parseConfig', () => {
       maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
       maxUpdateItems: 10000,
       maxPendingItems: 2000,
+      fanoutWindowMs: 1,
       serveSourceMaps: false,
       redisUrl: 'redis://q:1',
       databaseUrl: 'postgres://q/db',
