@@ -15,6 +15,7 @@ import {
 } from './protocol.ts'
 import { RoomStore } from './room-store.ts'
 import { RoomFanout, awarenessEntries } from './fanout.ts'
+import { SyncAnswers } from './sync-answers.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
 import { REMOTE_ORIGIN } from './cluster/origin.ts'
@@ -54,6 +55,7 @@ export class Room {
   private pending: Array<{ connection: Connection; frame: Uint8Array }> = []
   private readonly store: RoomStore
   private readonly fanout: RoomFanout
+  private readonly answers = new SyncAnswers()
   private readonly logger: Logger
   private state: 'loading' | 'ready' | 'failed' | 'destroyed' = 'loading'
   private unfollow: (() => void) | null = null
@@ -198,7 +200,8 @@ export class Room {
       switch (message.type) {
         case 'sync-step-1': {
           // Holds what the room has applied; it leaves once all of that is stored.
-          const answer = encodeSyncStep2(this.doc, message.stateVector)
+          // Shared with every joiner that asks with the same state vector while the document is unchanged.
+          const answer = this.answers.get(message.stateVector, () => encodeSyncStep2(this.doc, message.stateVector))
           this.store.after(() => connection.send(answer))
           break
         }
@@ -283,6 +286,7 @@ export class Room {
 
   private readonly onUpdate = (update: Uint8Array, origin: unknown): void => {
     if (origin === LOAD_ORIGIN) return
+    this.answers.invalidate()
     // Another process's update, read from the room's stream: stored already, so relayed at once.
     if (origin === REMOTE_ORIGIN) this.fanout.relayUpdate(update, null)
     else this.store.commit(update, () => this.fanout.relayUpdate(update, this.senderOf(origin)))
