@@ -180,5 +180,9 @@ export abstract class SyncClient {
  * update a client sent, several for a batch the server merged from several clients' updates.
  */
 export function updateRuns(update: Uint8Array): Array<{ sender: number; clock: number; length: number }> {
-  return Y.decodeUpdate(update).structs.map((struct) => ({ sender: struct.id.client - 1, clock: struct.id.clock, length: struct.length }))
+  // parseUpdateMeta reads only the structs' IDs and lengths: the clients must not measure themselves.
+  const { from, to } = Y.parseUpdateMeta(update)
+  const runs: Array<{ sender: number; clock: number; length: number }> = []
+  for (const [client, clock] of from) runs.push({ sender: client - 1, clock, length: to.get(client)! - clock })
+  return runs
 }
