@@ -54,6 +54,8 @@ export interface Config {
   redisUrl: string | null
   /** Rooms stored in this PostgreSQL instead of LevelDB. */
   databaseUrl: string | null
+  /** Every write is on disk (fdatasync, a synchronous PostgreSQL commit) before anything it holds is relayed or answered. */
+  fsync: boolean
 }
 
 export type ParseResult = { help: true } | { help: false; config: Config }
@@ -170,6 +172,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'serveSourceMaps', flag: 'serve-source-maps', env: 'SERVE_SOURCE_MAPS', fallback: 'false', help: 'serve the web page\'s .map files (true | false)', parse: boolean },
   { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', fallback: null, help: 'cluster mode: redis://host:port whose streams carry every room between server processes (needs DATABASE_URL)', parse: text },
   { key: 'databaseUrl', flag: 'database-url', env: 'DATABASE_URL', fallback: null, help: 'postgres://… where rooms are stored instead of LevelDB (required in cluster mode)', parse: text },
+  { key: 'fsync', flag: 'fsync', env: 'FSYNC', fallback: 'false', help: 'true: every write is on disk before it is relayed (survives a machine crash, not only a process kill; cluster mode also needs Redis appendfsync always)', parse: boolean },
 ]
 
 /**

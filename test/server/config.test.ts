@@ -38,6 +38,7 @@ describe('parseConfig', () => {
       serveSourceMaps: false,
       redisUrl: null,
       databaseUrl: null,
+      fsync: false,
     })
   })
 
@@ -57,6 +58,7 @@ describe('parseConfig', () => {
       REDIS_URL: 'redis://r:6379',
       DATABASE_URL: 'postgres://p/db',
       FANOUT_WINDOW_MS: '5',
+      FSYNC: 'true',
     }
     expect(config([], env)).toEqual({
       host: '0.0.0.0',
@@ -85,11 +87,12 @@ describe('parseConfig', () => {
       serveSourceMaps: false,
       redisUrl: 'redis://r:6379',
       databaseUrl: 'postgres://p/db',
+      fsync: true,
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
       '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--store-first', 'on', '--web-dir', 'w', '--log-level', 'silent',
-      '--redis-url', 'redis://q:1', '--database-url', 'postgres://q/db', '--fanout-window-ms', '1',
+      '--redis-url', 'redis://q:1', '--database-url', 'postgres://q/db', '--fanout-window-ms', '1', '--fsync', 'false',
     ]
     expect(config(flags, env)).toEqual({
       host: '::1',
@@ -118,6 +121,7 @@ describe('parseConfig', () => {
       serveSourceMaps: false,
       redisUrl: 'redis://q:1',
       databaseUrl: 'postgres://q/db',
+      fsync: false,
     })
     expect(config(['--port=99'], {}).port).toBe(99)
   })
