@@ -3,7 +3,7 @@ import * as Y from 'yjs'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import { Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
-import { ProtocolError, decodeAwarenessEntries, encodeAwarenessEntries, encodeAwarenessMessage } from './protocol.ts'
+import { decodeAwarenessEntries, encodeAwarenessEntries, encodeAwarenessMessage } from './protocol.ts'
 import type { AwarenessEntry } from './protocol.ts'
 
 /**
@@ -169,7 +169,7 @@ function reclaim(room: AwarenessRoom, owners: AwarenessOwners, logger: Logger, w
 /**
  * The frame to hand to the room for an awareness `frame` (whose payload is `update`) from
  * `connection`: the frame itself when every entry may pass, one with only those that may, or
- * null when none may. A malformed frame is passed on unchanged, for the room to refuse.
+ * null when none may. Throws ProtocolError for a malformed update.
  */
 export function guardAwareness(
   frame: Uint8Array,
@@ -179,13 +179,7 @@ export function guardAwareness(
   roomConnections: Iterable<Connection>,
   options: AwarenessGuardOptions,
 ): Uint8Array | null {
-  let entries: AwarenessEntry[]
-  try {
-    entries = decodeAwarenessEntries(update)
-  } catch (error) {
-    if (error instanceof ProtocolError) return frame
-    throw error
-  }
+  const entries = decodeAwarenessEntries(update)
   const small = entries.filter((entry) => Buffer.byteLength(entry.state, 'utf8') <= options.maxStateBytes)
   if (small.length < entries.length) {
     options.metrics.dropped.awareness_too_large += entries.length - small.length
