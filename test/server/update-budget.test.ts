@@ -133,3 +133,33 @@ describe('pending updates', () => {
     expect([writer.closes, reader.closes]).toEqual([[], []])
   })
 })
+
+describe('the time applying takes', () => {
+  it('past MAX_APPLY_MS for one address, the sender is closed with 4413: concurrent items that all compete for one spot', async () => {
+    const slow = await startServer({ env: { MAX_APPLY_MS: '1000' } })
+    const room = 'one-spot'
+    const reader = await connectSynced(slow.wsUrl, room)
+    const attacker = await openRaw(`${slow.wsUrl}/${room}`)
+    // Each update's items are typed at the start of a document of its own: concurrent with every
+    // other update's, so Yjs walks the items already there to place each new one.
+    let sent = 0
+    let closed: { code: number; reason: string } | null = null
+    void attacker.closed.then((event) => (closed = event))
+    while (closed === null && sent < 10) {
+      attacker.ws.send(updateMessage(tinyItems(1500, 7000 + sent)))
+      sent += 1
+      await roundTrip(attacker.ws).catch(() => {})
+    }
+    expect(closed).toEqual({ code: 4413, reason: 'updates too costly' })
+    const slowLine = slow.logs.find((line) => line.kind === 'slow_apply')!
+    const closeLine = slow.logs.find((line) => line.kind === 'apply_budget')!
+    const applied = slow.logs.filter((line) => line.kind === 'slow_apply').map((line) => line.ms)
+    console.log(`apply budget: closed after ${sent} updates of 1,500 competing items; the first over ${100} ms took ${slowLine.ms} ms (${applied.length} logged, once per connection)`)
+    expect([closeLine.code, closeLine.max]).toEqual([4413, 1000])
+    // The first update competes with nothing; the cost is in what follows.
+    expect(sent).toBeGreaterThanOrEqual(2)
+    expect(await metric(slow, 'cotext_connections_closed_total{reason="apply_budget"}')).toBe(1)
+    reader.text.insert(0, '!')
+    await waitFor(async () => (await textIn(slow, room)).startsWith('!'), 'the room to keep working')
+  })
+})
