@@ -5,7 +5,7 @@
 
 export type RefusalReason = 'unauthorized' | 'forbidden' | 'invalid_room' | 'shutting_down' | 'origin' | 'too_many_connections' | 'host'
 export type DropReason = 'read_only' | 'foreign_awareness' | 'awareness_too_large' | 'rate_limited' | 'token_expired' | 'awareness_coalesced'
-export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed' | 'slow_reader' | 'pending_limit' | 'token_expired' | 'storage_unavailable' | 'unfinished_connection' | 'unfinished_process' | 'update_too_large'
+export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed' | 'slow_reader' | 'pending_limit' | 'token_expired' | 'storage_unavailable' | 'unfinished_connection' | 'unfinished_process' | 'update_too_large' | 'apply_budget'
 
 export interface Gauges {
   rooms: number
@@ -50,7 +50,7 @@ export class Metrics {
   httpRefusedHost = 0
   readonly refused: Record<RefusalReason, number> = { unauthorized: 0, forbidden: 0, invalid_room: 0, shutting_down: 0, origin: 0, too_many_connections: 0, host: 0 }
   readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0, awareness_too_large: 0, rate_limited: 0, token_expired: 0, awareness_coalesced: 0 }
-  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0, slow_reader: 0, pending_limit: 0, token_expired: 0, storage_unavailable: 0, unfinished_connection: 0, unfinished_process: 0, update_too_large: 0 }
+  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0, slow_reader: 0, pending_limit: 0, token_expired: 0, storage_unavailable: 0, unfinished_connection: 0, unfinished_process: 0, update_too_large: 0, apply_budget: 0 }
 
   /** More samples in the same format, appended as they are (cluster mode's). */
   readonly sections: Array<() => string> = []
