@@ -4,6 +4,7 @@ import type { Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
 import { Room } from './room.ts'
 import type { RoomContext } from './room.ts'
+import type { HistorySettings } from './room-history.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
 
@@ -18,6 +19,8 @@ export interface RoomRegistryOptions {
   storeBeforeRelay?: boolean
   /** Cluster mode: makes each loaded room follow its stream. */
   follower?: RoomFollower
+  /** Attested authorship, change log and versions; absent: none. */
+  history?: HistorySettings
 }
 
 /**
@@ -68,6 +71,31 @@ export class RoomRegistry {
 
   /** Adds the connection to the named room, loading the room first if it is not in memory. */
   join(name: string, connection: Connection): Room {
+    const room = this.loadRoom(name)
+    room.join(connection)
+    return room
+  }
+
+  /**
+   * The named room, loaded, for a REST request: it stays loaded until `release` is called, and
+   * unloads then once stored if nobody else uses it. Null when it cannot be loaded.
+   */
+  async hold(name: string): Promise<{ room: Room; release: () => void } | null> {
+    const room = this.loadRoom(name)
+    room.holds += 1
+    let released = false
+    const release = (): void => {
+      if (released) return
+      released = true
+      room.holds -= 1
+      if (room.isEmpty) void this.unloadWhenStored(room)
+    }
+    if (await room.loaded) return { room, release }
+    release()
+    return null
+  }
+
+  private loadRoom(name: string): Room {
     let room = this.rooms.get(name)
     if (room === undefined) {
       const created = new Room(name, this.context)
@@ -77,7 +105,6 @@ export class RoomRegistry {
         if (!ok) this.forget(created)
       })
     }
-    room.join(connection)
     return room
   }
 
@@ -92,6 +119,7 @@ export class RoomRegistry {
     for (const room of rooms) for (const connection of room.getConnections()) connection.close(CloseCode.goingAway, 'server shutting down')
     await Promise.all(rooms.map((room) => room.whenStored()))
     for (const room of rooms) this.forget(room)
+    await Promise.all(rooms.map((room) => room.historyClosed))
   }
 
   private async unloadWhenStored(room: Room): Promise<void> {

@@ -1,5 +1,5 @@
 import { createServer as createHttpServer } from 'node:http'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer } from 'ws'
@@ -18,6 +18,7 @@ import type { Metrics, RefusalReason } from './metrics.ts'
 import { isOriginAllowed } from './origin.ts'
 import { limitPending } from './pending-limit.ts'
 import { redactUrl } from './redact.ts'
+import { handleRest } from './rest.ts'
 import { roomNameFromPath } from './room-name.ts'
 import type { RoomRegistry } from './rooms.ts'
 import { createStaticHandler } from './static.ts'
@@ -94,7 +95,8 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   let closing: Promise<void> | null = null
 
   const staticSite = createStaticHandler({ webDir: config.webDir, authEnabled: access.enabled, serveSourceMaps: config.serveSourceMaps })
-  const http = createHttpServer(createRequestHandler({ registry, metrics, logger, staticSite, startedAt }))
+  const api = (request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> => handleRest({ registry, access, logger }, request, response, url)
+  const http = createHttpServer(createRequestHandler({ registry, metrics, logger, staticSite, startedAt, api }))
   // The y-websocket client never negotiates compression, and deflate would cost CPU per frame.
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxMessageBytes, perMessageDeflate: false, clientTracking: false })
 
@@ -154,10 +156,10 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   }
 
   function accept(ws: WebSocket, socket: Duplex, roomName: string, grant: Extract<AccessDecision, { ok: true }>, remote: string): void {
-    const { mode, subject, expiresAt } = grant
+    const { mode, subject, expiresAt, name } = grant
     const id = nextConnectionId++
     const log = logger.child({ conn: id, room: roomName })
-    const connection = new Connection(id, ws, { mode, subject, expiresAt, maxBufferedBytes: config.maxBufferedBytes }, metrics, { socket, batcher }, (buffered) =>
+    const connection = new Connection(id, ws, { mode, subject, name, expiresAt, maxBufferedBytes: config.maxBufferedBytes }, metrics, { socket, batcher }, (buffered) =>
       log.warn({ buffered, max: config.maxBufferedBytes }, 'dropping a connection that does not read what it is sent (MAX_BUFFERED_BYTES)'),
     )
     metrics.connectionsAccepted += 1

@@ -32,6 +32,11 @@ describe('parseConfig', () => {
       serveSourceMaps: false,
       redisUrl: null,
       databaseUrl: null,
+      history: true,
+      versionIdleMs: 120_000,
+      versionEveryMs: 600_000,
+      versionRetentionDays: 30,
+      maxRevertRanges: 100_000,
     })
   })
 
@@ -50,6 +55,11 @@ describe('parseConfig', () => {
       LOG_LEVEL: 'WARN',
       REDIS_URL: 'redis://r:6379',
       DATABASE_URL: 'postgres://p/db',
+      HISTORY: 'off',
+      VERSION_IDLE_MS: '1000',
+      VERSION_EVERY_MS: '5000',
+      VERSION_RETENTION_DAYS: '0',
+      MAX_REVERT_RANGES: '10',
     }
     expect(config([], env)).toEqual({
       host: '0.0.0.0',
@@ -72,6 +82,11 @@ describe('parseConfig', () => {
       serveSourceMaps: false,
       redisUrl: 'redis://r:6379',
       databaseUrl: 'postgres://p/db',
+      history: false,
+      versionIdleMs: 1000,
+      versionEveryMs: 5000,
+      versionRetentionDays: 0,
+      maxRevertRanges: 10,
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
@@ -99,6 +114,11 @@ describe('parseConfig', () => {
       serveSourceMaps: false,
       redisUrl: 'redis://q:1',
       databaseUrl: 'postgres://q/db',
+      history: false,
+      versionIdleMs: 1000,
+      versionEveryMs: 5000,
+      versionRetentionDays: 0,
+      maxRevertRanges: 10,
     })
     expect(config(['--port=99'], {}).port).toBe(99)
   })
