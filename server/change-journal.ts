@@ -13,8 +13,9 @@ export interface IdRange {
 
 /**
  * One entry of a room's change log: what one author's updates inserted and deleted, by Yjs id.
- * Consecutive updates of one author less than COALESCE_MS apart share an entry, so typing adds
- * ranges to one entry (and consecutive keystrokes extend one range) rather than entries.
+ * Updates of one author less than COALESCE_MS after its previous one share an entry (whatever
+ * others did in between), so typing adds ranges to one entry (and consecutive keystrokes extend
+ * one range) rather than entries.
  */
 export interface ChangeEntry {
   id: string
@@ -50,7 +51,8 @@ type StoredEntry = { a: Author; t: number; u: number; i: number[]; d: number[] }
  * updates of its own connections, and a query reads what every process has written.
  */
 export class ChangeJournal {
-  private open: ChangeEntry | null = null
+  /** Per author id, the entry its next update may join. */
+  private readonly open = new Map<string, ChangeEntry>()
   private readonly dirty = new Map<string, ChangeEntry>()
   private timer: NodeJS.Timeout | null = null
   private flushing: Promise<void> = Promise.resolve()
@@ -73,11 +75,11 @@ export class ChangeJournal {
     const deleted: IdRange[] = []
     for (const [client, items] of transaction.deleteSet.clients) for (const { clock, len } of items) deleted.push({ client, clock, length: len })
     if (inserted.length === 0 && deleted.length === 0) return null
-    let entry = this.open
-    const joins = entry !== null && entry.author.id === author.id && now - entry.until < COALESCE_MS && entry.inserted.length + entry.deleted.length + inserted.length + deleted.length <= MAX_RANGES_PER_ENTRY
-    if (!joins || entry === null) {
+    let entry = this.open.get(author.id)
+    const joins = entry !== undefined && now - entry.until < COALESCE_MS && entry.inserted.length + entry.deleted.length + inserted.length + deleted.length <= MAX_RANGES_PER_ENTRY
+    if (!joins || entry === undefined) {
       entry = { id: timeKey(now, `${this.processTag}-${this.nextSeq++}`), author, time: now, until: now, inserted: [], deleted: [] }
-      this.open = entry
+      this.open.set(author.id, entry)
     }
     entry.until = now
     for (const range of inserted) addRange(entry.inserted, range)
@@ -91,9 +93,10 @@ export class ChangeJournal {
   }
 
   /** Writes every changed entry; resolves once they are stored (failures are logged, and retried by the next flush). */
-  flush(): Promise<void> {
+  flush(now = Date.now()): Promise<void> {
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
+    for (const [id, entry] of this.open) if (now - entry.until >= COALESCE_MS) this.open.delete(id)
     const entries = [...this.dirty.values()]
     this.dirty.clear()
     this.flushing = this.flushing.then(async () => {
@@ -128,7 +131,7 @@ export class ChangeJournal {
 
   /** Stops the timer and writes what is left. */
   close(): Promise<void> {
-    this.open = null
+    this.open.clear()
     return this.flush()
   }
 }

@@ -37,6 +37,7 @@ export interface VersionSettings {
 export class VersionKeeper {
   private idleTimer: NodeJS.Timeout | null = null
   private editingSince: number | null = null
+  private lastEdit = 0
   private readonly authors = new Map<string, Author>()
   private nextSeq = 0
   private closed = false
@@ -59,8 +60,18 @@ export class VersionKeeper {
       void this.takeLogged('auto')
       return
     }
-    if (this.idleTimer !== null) clearTimeout(this.idleTimer)
-    this.idleTimer = setTimeout(() => void this.takeLogged('auto'), this.settings.idleMs)
+    this.lastEdit = now
+    // One timer for a burst of edits: when it fires early it waits out the rest of the pause.
+    if (this.idleTimer === null) this.armIdle(this.settings.idleMs)
+  }
+
+  private armIdle(ms: number): void {
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null
+      const idle = Date.now() - this.lastEdit
+      if (idle >= this.settings.idleMs) void this.takeLogged('auto')
+      else this.armIdle(this.settings.idleMs - idle)
+    }, ms)
     this.idleTimer.unref()
   }
 
