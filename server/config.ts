@@ -52,6 +52,8 @@ export interface Config {
   versionRetentionDays: number
   /** A revert whose window holds more changed ranges is refused with 413. */
   maxRevertRanges: number
+  /** Deleted text stays revertable this many days; older deletions lose their content when the room loads. */
+  revertWindowDays: number
 }
 
 export type ParseResult = { help: true } | { help: false; config: Config }
@@ -157,6 +159,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'versionEveryMs', flag: 'version-every-ms', env: 'VERSION_EVERY_MS', fallback: '600000', help: 'and at least this often while edits go on', parse: integer(100, 86_400_000) },
   { key: 'versionRetentionDays', flag: 'version-retention-days', env: 'VERSION_RETENTION_DAYS', fallback: '30', help: 'drop automatic versions older than this (0 keeps them; named ones stay)', parse: integer(0, 100_000) },
   { key: 'maxRevertRanges', flag: 'max-revert-ranges', env: 'MAX_REVERT_RANGES', fallback: '100000', help: 'a revert over more changed ranges is refused with 413', parse: integer(1, 100_000_000) },
+  { key: 'revertWindowDays', flag: 'revert-window-days', env: 'REVERT_WINDOW_DAYS', fallback: '7', help: 'deleted text stays revertable this long; older deleted text is dropped when its room loads', parse: integer(0, 100_000) },
 ]
 
 /**

@@ -16,9 +16,9 @@ export interface TextEdits {
 }
 
 /** Sorted, merged `[start, end)` clock intervals per client. */
-type IdSet = Map<number, Array<[number, number]>>
+export type IdSet = Map<number, Array<[number, number]>>
 
-function idSet(ranges: readonly IdRange[]): IdSet {
+export function idSet(ranges: readonly IdRange[]): IdSet {
   const set: IdSet = new Map()
   for (const { client, clock, length } of ranges) {
     let list = set.get(client)
@@ -39,7 +39,7 @@ function idSet(ranges: readonly IdRange[]): IdSet {
 }
 
 /** The parts of `[clock, clock + length)` of `client` in `set`, as offsets into it. */
-function overlaps(set: IdSet, client: number, clock: number, length: number): Array<[number, number]> {
+export function overlaps(set: IdSet, client: number, clock: number, length: number): Array<[number, number]> {
   const list = set.get(client)
   if (list === undefined) return []
   let low = 0

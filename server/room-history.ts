@@ -10,7 +10,8 @@ import type { ChangeEntry, ChangeQuery } from './change-journal.ts'
 import { CloseCode } from './close-codes.ts'
 import { Connection } from './connection.ts'
 import type { RecordStore } from './records.ts'
-import { applyEdits, planRestore, planRevert } from './revert.ts'
+import { applyEdits, idSet, overlaps, planRestore, planRevert } from './revert.ts'
+import type { IdSet } from './revert.ts'
 import { VersionKeeper, textOfState } from './versions.ts'
 import type { VersionMeta, VersionSettings } from './versions.ts'
 
@@ -26,6 +27,8 @@ export interface HistorySettings {
   maxRevertRanges: number
   /** Tells this process's record keys and connection authors from other processes'. */
   processTag: string
+  /** Deleted text whose deletion is older than this is collected when the room loads: it can no longer be reverted. */
+  revertWindowMs: number
 }
 
 /** The origin of the server's own edits for a requester (restore, revert): the change log names the requester. */
@@ -64,6 +67,8 @@ export class RoomHistory {
   refused = 0
   private readonly authors = new WeakMap<Connection, Author>()
   private started = false
+  /** While loading: the ids the change log saw deleted within the revert window, whose content stays. */
+  private keptAtLoad: IdSet | null = null
 
   constructor(
     room: string,
@@ -84,10 +89,35 @@ export class RoomHistory {
     return this.doc.getText(this.settings.textName)
   }
 
+  /**
+   * Before the stored state is applied: reads which deletions the change log recorded within the
+   * revert window, so that loading keeps their content and collects the rest. A change log that
+   * cannot be read keeps everything.
+   */
+  async prepareLoad(now = Date.now()): Promise<void> {
+    try {
+      const entries = await this.journal.query({ since: now - this.settings.revertWindowMs })
+      this.keptAtLoad = idSet(entries.flatMap((entry) => entry.deleted))
+    } catch (error) {
+      this.logger.warn({ err: error }, 'reading the change log failed; keeping every deleted text of the room')
+      this.keptAtLoad = null
+    }
+  }
+
+  /**
+   * Whether the content of `item`, deleted just now, stays (Y.Doc's gcFilter): always for a
+   * deletion while the room is loaded; while loading, only for deletions within the revert window.
+   */
+  keepsDeleted(item: Y.Item): boolean {
+    if (this.started || this.keptAtLoad === null) return true
+    return overlaps(this.keptAtLoad, item.id.client, item.id.clock, item.length).length > 0
+  }
+
   /** Starts recording changes: after the stored state is loaded, which is no change. */
   start(): void {
     if (this.started) return
     this.started = true
+    this.keptAtLoad = null
     this.doc.on('afterTransaction', this.onTransaction)
   }
 

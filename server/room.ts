@@ -47,8 +47,8 @@ const LOAD_ORIGIN = Symbol('load')
  * stored: see RoomStore.
  */
 export class Room {
-  // With a history, deleted text is kept: reverting a deletion brings it back (docs/authorship-server.md).
-  readonly doc = new Y.Doc({ gcFilter: () => this.history === null })
+  // With a history, deleted text is kept for the revert window: reverting a deletion brings it back (docs/authorship-server.md).
+  readonly doc = new Y.Doc({ gcFilter: (item) => this.history === null || !this.history.keepsDeleted(item) })
   readonly awareness = new awarenessProtocol.Awareness(this.doc)
   /** Resolves true once the stored state is in `doc`, false if loading failed. */
   readonly loaded: Promise<boolean>
@@ -156,6 +156,7 @@ export class Room {
   private async load(): Promise<boolean> {
     const { metrics } = this.context
     try {
+      await this.history?.prepareLoad()
       await this.store.load(LOAD_ORIGIN, () => this.state === 'destroyed')
       if (this.state === 'destroyed') return false
     } catch (error) {

@@ -112,6 +112,7 @@ function historySettings(config: Config, records: RecordStore): HistorySettings 
     textName: 'text',
     versions: { idleMs: config.versionIdleMs, maxEditingMs: config.versionEveryMs, retentionMs: config.versionRetentionDays * 86_400_000 },
     maxRevertRanges: config.maxRevertRanges,
+    revertWindowMs: config.revertWindowDays * 86_400_000,
     processTag: randomBytes(4).toString('hex'),
   }
 }

@@ -37,6 +37,7 @@ describe('parseConfig', () => {
       versionEveryMs: 600_000,
       versionRetentionDays: 30,
       maxRevertRanges: 100_000,
+      revertWindowDays: 7,
     })
   })
 
@@ -60,6 +61,7 @@ describe('parseConfig', () => {
       VERSION_EVERY_MS: '5000',
       VERSION_RETENTION_DAYS: '0',
       MAX_REVERT_RANGES: '10',
+      REVERT_WINDOW_DAYS: '1',
     }
     expect(config([], env)).toEqual({
       host: '0.0.0.0',
@@ -87,6 +89,7 @@ describe('parseConfig', () => {
       versionEveryMs: 5000,
       versionRetentionDays: 0,
       maxRevertRanges: 10,
+      revertWindowDays: 1,
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
@@ -119,6 +122,7 @@ describe('parseConfig', () => {
       versionEveryMs: 5000,
       versionRetentionDays: 0,
       maxRevertRanges: 10,
+      revertWindowDays: 1,
     })
     expect(config(['--port=99'], {}).port).toBe(99)
   })

@@ -209,6 +209,26 @@ describe('across a restart and without AUTH_SECRET', () => {
     expect(((await get('durable', 'changes?by=alice')).changes as unknown[]).length).toBe(1)
   })
 
+  it('keeps deleted text revertable across a restart within the revert window, and not beyond it', async () => {
+    for (const [windowDays, expected] of [['7', { text: 'abcdef', unrevertable: 0 }], ['0', { text: 'abef', unrevertable: 2 }]] as const) {
+      const node = await startServer({ env: { AUTH_SECRET: SECRET, REVERT_WINDOW_DAYS: windowDays } })
+      const alice = await connectSynced(node.wsUrl, 'window', { token: await token('window', 'alice') })
+      alice.text.insert(0, 'abcdef')
+      const bob = await connectSynced(node.wsUrl, 'window', { token: await token('window', 'bob') })
+      await waitFor(() => bob.text.toString() === 'abcdef', 'bob to sync')
+      bob.text.delete(2, 2)
+      await waitFor(async () => (await api(node.url, '/api/rooms/window/text', { token: await token('window', 'r', 'ro') })).body.text === 'abef', 'the deletion on the server')
+      alice.destroy()
+      bob.destroy()
+      await node.stop()
+      const again = await startServer({ dataDir: node.dataDir, env: { AUTH_SECRET: SECRET, REVERT_WINDOW_DAYS: windowDays } })
+      const reverted = await api(again.url, '/api/rooms/window/revert?by=bob', { method: 'POST', token: await token('window', 'carol') })
+      expect(reverted.body).toMatchObject({ unrevertable: expected.unrevertable })
+      expect((await api(again.url, '/api/rooms/window/text', { token: await token('window', 'r', 'ro') })).body.text).toBe(expected.text)
+      await again.stop()
+    }
+  })
+
   it('marks authorship unattested, by connection, on an open server', async () => {
     const open = await startServer()
     const client = await connectSynced(open.wsUrl, 'open')
