@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { median } from './measure.ts'
-import { SyncClient, singleSender, sleep, startCotext, stopServer, typeSteadily } from './server-clients.ts'
+import { SyncClient, sleep, startCotext, stopServer, typeSteadily, updateRuns } from './server-clients.ts'
 
 const CLIENTS = 50
 const UPDATES_PER_SECOND = 10
@@ -45,8 +45,11 @@ class Typist extends SyncClient {
   }
 
   protected onUpdate(update: Uint8Array, now: number): void {
-    const from = singleSender(update)
-    if (from !== null && from.sender !== this.index) this.load.record(from.sender, from.clock, now)
+    // A relay may be a batch of several senders' updates (the server merges them).
+    for (const from of updateRuns(update)) {
+      if (from.sender === this.index) continue
+      for (let clock = from.clock; clock < from.clock + from.length; clock++) this.load.record(from.sender, clock, now)
+    }
   }
 }
 

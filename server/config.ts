@@ -58,6 +58,18 @@ export interface Config {
   databaseUrl: string | null
   /** Every write is on disk (fdatasync, a synchronous PostgreSQL commit) before anything it holds is relayed or answered. */
   fsync: boolean
+  /** Attested authorship, the change log, versions and the REST API's history routes (docs/authorship-server.md). */
+  history: boolean
+  /** A version is taken after this long without edits… */
+  versionIdleMs: number
+  /** …and at least this often while edits go on. */
+  versionEveryMs: number
+  /** Automatic versions older than this many days are dropped; 0 keeps them. */
+  versionRetentionDays: number
+  /** A revert whose window holds more changed ranges is refused with 413. */
+  maxRevertRanges: number
+  /** Deleted text stays revertable this many days; older deletions lose their content when the room loads. */
+  revertWindowDays: number
 }
 
 export type ParseResult = { help: true } | { help: false; config: Config }
@@ -176,6 +188,12 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', fallback: null, help: 'cluster mode: redis://host:port whose streams carry every room between server processes (needs DATABASE_URL)', parse: text },
   { key: 'databaseUrl', flag: 'database-url', env: 'DATABASE_URL', fallback: null, help: 'postgres://… where rooms are stored instead of LevelDB (required in cluster mode)', parse: text },
   { key: 'fsync', flag: 'fsync', env: 'FSYNC', fallback: 'false', help: 'true: every write is on disk before it is relayed (survives a machine crash, not only a process kill; cluster mode also needs Redis appendfsync always)', parse: boolean },
+  { key: 'history', flag: 'history', env: 'HISTORY', fallback: 'on', help: 'attested authorship, change log, versions and the /api history routes (on | off)', parse: boolean },
+  { key: 'versionIdleMs', flag: 'version-idle-ms', env: 'VERSION_IDLE_MS', fallback: '120000', help: 'keep a version of a room after this long without edits', parse: integer(100, 86_400_000) },
+  { key: 'versionEveryMs', flag: 'version-every-ms', env: 'VERSION_EVERY_MS', fallback: '600000', help: 'and at least this often while edits go on', parse: integer(100, 86_400_000) },
+  { key: 'versionRetentionDays', flag: 'version-retention-days', env: 'VERSION_RETENTION_DAYS', fallback: '30', help: 'drop automatic versions older than this (0 keeps them; named ones stay)', parse: integer(0, 100_000) },
+  { key: 'maxRevertRanges', flag: 'max-revert-ranges', env: 'MAX_REVERT_RANGES', fallback: '100000', help: 'a revert over more changed ranges is refused with 413', parse: integer(1, 100_000_000) },
+  { key: 'revertWindowDays', flag: 'revert-window-days', env: 'REVERT_WINDOW_DAYS', fallback: '7', help: 'deleted text stays revertable this long; older deleted text is dropped when its room loads', parse: integer(0, 100_000) },
 ]
 
 /**

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import * as Y from 'yjs'
 import * as encoding from 'lib0/encoding'
 import { LeveldbPersistence } from 'y-leveldb'
+import type { KeyRange, RecordKind, RecordStore, StoredRecord } from './records.ts'
 
 /** One stored update of a room and its position in the room's log. */
 export interface StoredUpdate {
@@ -75,6 +76,8 @@ const stateVectorKey = (room: string): Key => ['v1_sv', room]
 /** Updates set aside because they fail to apply: outside every range y-leveldb reads. */
 const asideKey = (room: string, seq: number): Key => ['cotext_aside', room, seq]
 const asideReasonKey = (room: string, seq: number): Key => ['cotext_aside_reason', room, seq]
+/** A room's records (records.ts): outside every range y-leveldb reads. */
+const recordKey = (room: string, kind: RecordKind, key: string | number): Key => ['cotext_records', room, kind, key]
 
 function errorText(error: unknown): string {
   const cause = (error as { cause?: Error }).cause
@@ -165,6 +168,28 @@ export class LevelStore implements Store {
       { type: 'put', key: asideReasonKey(room, seq), value: new TextEncoder().encode(reason) },
       { type: 'del', key: updateKey(room, seq) },
     ])
+  }
+
+  /**
+   * The rooms' records beside their logs (versions, change log; see records.ts), in this database.
+   * y-leveldb's key encoding puts a string's length before it, so keys are sorted here, not by LevelDB.
+   */
+  records(): RecordStore {
+    const all = async (room: string, kind: RecordKind): Promise<StoredRecord[]> => {
+      // A number sorts after every string in y-leveldb's key encoding.
+      const entries = await this.db.iterator({ gte: recordKey(room, kind, ''), lt: recordKey(room, kind, MAX_SEQ) }).all()
+      return entries.map(([key, value]) => ({ key: key[3] as string, value })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    }
+    return {
+      put: (room, kind, records) => this.write(records.map(({ key, value }) => ({ type: 'put', key: recordKey(room, kind, key), value }))),
+      list: async (room, kind, range: KeyRange = {}) =>
+        (await all(room, kind)).filter(({ key }) => (range.gte === undefined || key >= range.gte) && (range.lt === undefined || key < range.lt)),
+      get: async (room, kind, key) => {
+        const [entry] = await this.db.iterator({ gte: recordKey(room, kind, key), lt: [...recordKey(room, kind, key), 0], limit: 1 }).all()
+        return entry === undefined ? null : entry[1]
+      },
+      delete: (room, kind, keys) => this.write(keys.map((key) => ({ type: 'del', key: recordKey(room, kind, key) }))),
+    }
   }
 
   /** The updates set aside for `room` (for tests and operators), by clock. */

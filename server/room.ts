@@ -19,6 +19,8 @@ import { SyncAnswers } from './sync-answers.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
 import { REMOTE_ORIGIN } from './cluster/origin.ts'
+import { RoomHistory } from './room-history.ts'
+import type { HistorySettings } from './room-history.ts'
 
 export interface RoomContext {
   writer: StoreWriter
@@ -31,6 +33,8 @@ export interface RoomContext {
   follower?: RoomFollower
   /** The longest a relay waits to be batched with others in a busy room (ms; 0: none); see RoomFanout. */
   fanoutWindowMs: number
+  /** Attested authorship, change log and versions (room-history.ts); absent: none of them. */
+  history?: HistorySettings
 }
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] }
@@ -46,7 +50,8 @@ const LOAD_ORIGIN = Symbol('load')
  * stored: see RoomStore.
  */
 export class Room {
-  readonly doc = new Y.Doc()
+  // With a history, deleted text is kept for the revert window: reverting a deletion brings it back (docs/authorship-server.md).
+  readonly doc = new Y.Doc({ gcFilter: (item) => this.history === null || !this.history.keepsDeleted(item) })
   readonly awareness = new awarenessProtocol.Awareness(this.doc)
   /** Resolves true once the stored state is in `doc`, false if loading failed. */
   readonly loaded: Promise<boolean>
@@ -59,6 +64,12 @@ export class Room {
   private readonly logger: Logger
   private state: 'loading' | 'ready' | 'failed' | 'destroyed' = 'loading'
   private unfollow: (() => void) | null = null
+  /** Attested authorship, change log and versions; null when the server keeps none. */
+  readonly history: RoomHistory | null
+  /** REST requests using the room: it stays loaded while any runs (see RoomRegistry.hold). */
+  holds = 0
+  /** Resolves once the history has stored what it holds, after destroy. */
+  historyClosed: Promise<void> = Promise.resolve()
 
   constructor(
     readonly name: string,
@@ -80,6 +91,7 @@ export class Room {
     // The server is not a participant: without this it would publish an empty state of its own.
     this.awareness.setLocalState(null)
     this.awareness.on('update', this.onAwarenessUpdate)
+    this.history = context.history === undefined ? null : new RoomHistory(name, this.doc, context.history, this.logger)
     this.loaded = this.load()
   }
 
@@ -88,7 +100,7 @@ export class Room {
   }
 
   get isEmpty(): boolean {
-    return this.connections.size === 0
+    return this.connections.size === 0 && this.holds === 0
   }
 
   getConnections(): IterableIterator<Connection> {
@@ -144,6 +156,7 @@ export class Room {
     this.state = 'destroyed'
     // First: in cluster mode it may store the document, which must still be whole.
     this.unfollow?.()
+    this.historyClosed = this.history?.close() ?? Promise.resolve()
     this.doc.off('update', this.onUpdate)
     this.awareness.off('update', this.onAwarenessUpdate)
     this.fanout.dispose()
@@ -155,6 +168,7 @@ export class Room {
   private async load(): Promise<boolean> {
     const { metrics } = this.context
     try {
+      await this.history?.prepareLoad()
       await this.store.load(LOAD_ORIGIN, () => this.state === 'destroyed')
       if (this.state === 'destroyed') return false
     } catch (error) {
@@ -171,6 +185,7 @@ export class Room {
     this.state = 'ready'
     // Only now: while loading, a listener would make Yjs encode every stored update once more.
     this.doc.on('update', this.onUpdate)
+    this.history?.start()
     this.unfollow = this.context.follower?.follow(this) ?? null
     metrics.roomsLoaded += 1
     this.logger.debug({ connections: this.connections.size }, 'room loaded')
@@ -210,7 +225,7 @@ export class Room {
           if (connection.mode === 'ro') {
             metrics.dropped.read_only += 1
             this.logger.debug({ conn: connection.id, type: message.type }, 'dropped a write from a read-only connection')
-          } else {
+          } else if (this.history === null || this.history.admit(connection, message.update)) {
             Y.applyUpdate(this.doc, message.update, connection)
           }
           break
@@ -237,7 +252,9 @@ export class Room {
   private handleDeparted(connection: Connection, frame: Uint8Array): void {
     try {
       const message = decodeClientMessage(frame)
-      if ((message.type === 'update' || message.type === 'sync-step-2') && connection.mode === 'rw') Y.applyUpdate(this.doc, message.update, connection)
+      if ((message.type === 'update' || message.type === 'sync-step-2') && connection.mode === 'rw' && (this.history === null || this.history.admit(connection, message.update))) {
+        Y.applyUpdate(this.doc, message.update, connection)
+      }
     } catch (error) {
       this.context.metrics.closedByServer.malformed += 1
       this.logger.warn({ conn: connection.id, reason: (error as Error).message }, 'dropped a malformed frame from a connection that has left')

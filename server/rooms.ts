@@ -4,6 +4,7 @@ import type { Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
 import { Room } from './room.ts'
 import type { RoomContext } from './room.ts'
+import type { HistorySettings } from './room-history.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
 
@@ -23,6 +24,8 @@ export interface RoomRegistryOptions {
   follower?: RoomFollower
   /** The longest a relay waits to be batched with others in a busy room (ms; default 20, 0: none); see RoomFanout. */
   fanoutWindowMs?: number
+  /** Attested authorship, change log and versions; absent: none. */
+  history?: HistorySettings
 }
 
 /**
@@ -73,6 +76,31 @@ export class RoomRegistry {
 
   /** Adds the connection to the named room, loading the room first if it is not in memory. */
   join(name: string, connection: Connection): Room {
+    const room = this.loadRoom(name)
+    room.join(connection)
+    return room
+  }
+
+  /**
+   * The named room, loaded, for a REST request: it stays loaded until `release` is called, and
+   * unloads then once stored if nobody else uses it. Null when it cannot be loaded.
+   */
+  async hold(name: string): Promise<{ room: Room; release: () => void } | null> {
+    const room = this.loadRoom(name)
+    room.holds += 1
+    let released = false
+    const release = (): void => {
+      if (released) return
+      released = true
+      room.holds -= 1
+      if (room.isEmpty) void this.unloadWhenStored(room)
+    }
+    if (await room.loaded) return { room, release }
+    release()
+    return null
+  }
+
+  private loadRoom(name: string): Room {
     let room = this.rooms.get(name)
     if (room === undefined) {
       const created = new Room(name, this.context)
@@ -82,7 +110,6 @@ export class RoomRegistry {
         if (!ok) this.forget(created)
       })
     }
-    room.join(connection)
     return room
   }
 
@@ -97,6 +124,7 @@ export class RoomRegistry {
     for (const room of rooms) for (const connection of room.getConnections()) connection.close(CloseCode.goingAway, 'server shutting down')
     await Promise.all(rooms.map((room) => room.whenStored()))
     for (const room of rooms) this.forget(room)
+    await Promise.all(rooms.map((room) => room.historyClosed))
   }
 
   private async unloadWhenStored(room: Room): Promise<void> {

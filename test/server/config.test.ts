@@ -40,6 +40,12 @@ describe('parseConfig', () => {
       redisUrl: null,
       databaseUrl: null,
       fsync: false,
+      history: true,
+      versionIdleMs: 120_000,
+      versionEveryMs: 600_000,
+      versionRetentionDays: 30,
+      maxRevertRanges: 100_000,
+      revertWindowDays: 7,
     })
   })
 
@@ -60,6 +66,12 @@ describe('parseConfig', () => {
       DATABASE_URL: 'postgres://p/db',
       FANOUT_WINDOW_MS: '5',
       FSYNC: 'true',
+      HISTORY: 'off',
+      VERSION_IDLE_MS: '1000',
+      VERSION_EVERY_MS: '5000',
+      VERSION_RETENTION_DAYS: '0',
+      MAX_REVERT_RANGES: '10',
+      REVERT_WINDOW_DAYS: '1',
     }
     expect(config([], env)).toEqual({
       host: '0.0.0.0',
@@ -90,6 +102,12 @@ describe('parseConfig', () => {
       redisUrl: 'redis://r:6379',
       databaseUrl: 'postgres://p/db',
       fsync: true,
+      history: false,
+      versionIdleMs: 1000,
+      versionEveryMs: 5000,
+      versionRetentionDays: 0,
+      maxRevertRanges: 10,
+      revertWindowDays: 1,
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
@@ -125,6 +143,12 @@ describe('parseConfig', () => {
       redisUrl: 'redis://q:1',
       databaseUrl: 'postgres://q/db',
       fsync: false,
+      history: false,
+      versionIdleMs: 1000,
+      versionEveryMs: 5000,
+      versionRetentionDays: 0,
+      maxRevertRanges: 10,
+      revertWindowDays: 1,
     })
     expect(config(['--port=99'], {}).port).toBe(99)
   })
