@@ -143,7 +143,9 @@ describe('batched fan-out of document updates', () => {
         await sleep(random.int(6))
       }
     })
-    await sleep(200 + random.int(400))
+    // Kill once the observer has seen some of the typing (so the check below has something to check).
+    await waitFor(() => observer.text.length > 0, 'the observer to see some typing')
+    await sleep(random.int(400))
     await server.stop('SIGKILL')
     await waitFor(() => !observer.provider.wsconnected, 'the observer to see the server gone')
     const seen = Y.encodeStateVector(observer.doc)

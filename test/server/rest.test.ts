@@ -7,7 +7,7 @@ import { startServer, stopAllServers } from './helpers/server-process.ts'
 import type { ServerProcess } from './helpers/server-process.ts'
 import { waitFor } from './helpers/wait-for.ts'
 
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 })
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 30_000 })
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256!'
 let server: ServerProcess
