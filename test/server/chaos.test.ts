@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import { WebsocketProvider } from 'y-websocket'
-import { connectSynced, destroyAllClients } from './helpers/clients.ts'
+import { connectClient, destroyAllClients } from './helpers/clients.ts'
 import type { Client } from './helpers/clients.ts'
 import { startServer, stopAllServers } from './helpers/server-process.ts'
 import type { ServerProcess } from './helpers/server-process.ts'
@@ -31,6 +31,13 @@ const STEPS = 7
 const STEP_MS = 1000
 const TYPE_MS = 120
 const TYPISTS = 4
+
+/** A client synced with the room; generous, since each server start-up and sync competes with the others. */
+async function connectSynced(wsUrl: string, room: string): Promise<Client> {
+  const client = connectClient(wsUrl, room)
+  await waitFor(() => client.provider.synced, `a client of ${room} to sync`, 30_000)
+  return client
+}
 
 /** mulberry32: a small seeded generator, enough to replay a run's choices. */
 function generator(seed: number): () => number {
