@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import { WebsocketProvider } from 'y-websocket'
-import { connectSynced, destroyAllClients } from './helpers/clients.ts'
+import { connectClient, destroyAllClients } from './helpers/clients.ts'
 import type { Client } from './helpers/clients.ts'
 import { startServer, stopAllServers } from './helpers/server-process.ts'
 import type { ServerProcess } from './helpers/server-process.ts'
@@ -14,7 +14,8 @@ import { sleep, waitFor } from './helpers/wait-for.ts'
  * PostgreSQL, clients typing marked edits (`<c3-17>`: client 3's 17th) while, once a step, a
  * client goes offline or comes back, a server process is killed (SIGKILL) and replaced (its
  * clients move, as behind a load balancer), or Redis is killed and restarted: with its AOF, and
- * without persistence (it comes back empty). One client per process only watches and never goes
+ * without persistence (it comes back empty); then a process started afresh, to which no client
+ * moves, must serve every edit seen so far. One client per process only watches and never goes
  * offline. Afterwards: every process converges, every edit a client saw from another client is
  * in that text, and after everyone leaves (the offline clients never come back) PostgreSQL holds
  * exactly that text.
@@ -31,6 +32,13 @@ const STEPS = 7
 const STEP_MS = 1000
 const TYPE_MS = 120
 const TYPISTS = 4
+
+/** A client synced with the room; generous, since each server start-up and sync competes with the others. */
+async function connectSynced(wsUrl: string, room: string): Promise<Client> {
+  const client = connectClient(wsUrl, room)
+  await waitFor(() => client.provider.synced, `a client of ${room} to sync`, 30_000)
+  return client
+}
 
 /** mulberry32: a small seeded generator, enough to replay a run's choices. */
 function generator(seed: number): () => number {
@@ -134,9 +142,17 @@ async function runChaos(appendonly: boolean, seed: number): Promise<void> {
       for (const entry of seats) if (entry.server === victim) moveSeat(entry, replacement)
       events.push(`killed server ${victim.port}, replaced by ${replacement.port}`)
     } else {
+      const before = [...seen.keys()]
       await redis.kill()
       await redis.start()
-      events.push(`killed Redis (${appendonly ? 'AOF kept' : 'came back empty'})`)
+      // A process that opens the room now, with no client moving to it (none sends anything back):
+      // only what the processes hold and append again can give it the edits seen before.
+      const probe = await startNode()
+      const reader = await connectSynced(probe.wsUrl, room)
+      await waitFor(() => before.every((token) => reader.text.toString().includes(token)), `a process started after Redis's restart to serve the ${before.length} edits seen before it (seed ${seed})`, 20_000)
+      reader.destroy()
+      await probe.stop('SIGTERM')
+      events.push(`killed Redis (${appendonly ? 'AOF kept' : 'came back empty'}), a new process served all ${before.length} edits seen before`)
     }
   }
   clearInterval(typing)
