@@ -35,6 +35,11 @@ export class Metrics {
   /** Stored updates that failed to apply at load and were set aside. */
   badStoredUpdates = 0
   compactions = 0
+  /** Batches of document updates relayed (fanout.ts), and the updates they held. */
+  relayBatches = 0
+  relayBatchedUpdates = 0
+  /** Batches of awareness entries relayed. */
+  presenceBatches = 0
   roomsLoaded = 0
   roomsUnloaded = 0
   connectionsAccepted = 0
@@ -97,6 +102,9 @@ export class Metrics {
       ['_sum', this.commitWaitSumMs / 1000],
       ['_count', cumulative],
     ])
+    metric('cotext_relay_batches_total', 'counter', 'Batches of document updates relayed to a room (each one frame per client).', [['', this.relayBatches]])
+    metric('cotext_relay_batched_updates_total', 'counter', 'Document updates relayed in those batches.', [['', this.relayBatchedUpdates]])
+    metric('cotext_presence_batches_total', 'counter', 'Batches of awareness states relayed to a room (each one frame per client).', [['', this.presenceBatches]])
     metric('cotext_compactions_total', 'counter', 'Rooms whose stored updates were merged into one.', [['', this.compactions]])
     metric('cotext_rooms_loaded_total', 'counter', 'Rooms loaded from storage.', [['', this.roomsLoaded]])
     metric('cotext_rooms_unloaded_total', 'counter', 'Rooms stored and dropped from memory after their last client left.', [['', this.roomsUnloaded]])

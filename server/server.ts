@@ -1,5 +1,5 @@
 import { createServer as createHttpServer } from 'node:http'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer } from 'ws'
@@ -23,6 +23,7 @@ import type { Metrics, RefusalReason } from './metrics.ts'
 import { isOriginAllowed } from './origin.ts'
 import { limitPending } from './pending-limit.ts'
 import { redactUrl } from './redact.ts'
+import { handleRest } from './rest.ts'
 import { roomNameFromPath } from './room-name.ts'
 import type { RoomRegistry } from './rooms.ts'
 import { createStaticHandler } from './static.ts'
@@ -114,7 +115,8 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
 
   const staticSite = createStaticHandler({ webDir: config.webDir, authEnabled: access.enabled, serveSourceMaps: config.serveSourceMaps })
   const hostAllowed = (host: string | undefined): boolean => hosts === null || isHostAllowed(host, hosts)
-  const http = createHttpServer(createRequestHandler({ registry, metrics, logger, staticSite, startedAt, hostAllowed, refusals }))
+  const api = (request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> => handleRest({ registry, access, logger }, request, response, url)
+  const http = createHttpServer(createRequestHandler({ registry, metrics, logger, staticSite, startedAt, hostAllowed, refusals, api }))
   // Broken requests and requests too slow to send their headers (slowloris): logged, within the budget.
   http.on('clientError', (error: Error & { code?: string }, socket: Duplex) => handleClientError(error, socket, logger, refusals))
   // The y-websocket client never negotiates compression, and deflate would cost CPU per frame.
@@ -182,10 +184,10 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   }
 
   function accept(ws: WebSocket, socket: Duplex, roomName: string, grant: Extract<AccessDecision, { ok: true }>, remote: string): void {
-    const { mode, subject, expiresAt } = grant
+    const { mode, subject, expiresAt, name } = grant
     const id = nextConnectionId++
     const log = logger.child({ conn: id, room: roomName })
-    const connection: Connection = new Connection(id, ws, { mode, subject, expiresAt, maxBufferedBytes: config.maxBufferedBytes }, metrics, { socket, batcher }, (buffered) =>
+    const connection: Connection = new Connection(id, ws, { mode, subject, name, expiresAt, maxBufferedBytes: config.maxBufferedBytes }, metrics, { socket, batcher }, (buffered) =>
       refusals.write(log, 'warn', connection, 'slow_reader', { buffered, max: config.maxBufferedBytes }, 'dropping a connection that does not read what it is sent (MAX_BUFFERED_BYTES)'),
     )
     const meter = new FrameMeter()
