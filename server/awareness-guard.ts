@@ -39,8 +39,8 @@ export interface AwarenessGuardOptions {
 
 export class AwarenessOwners {
   private readonly owners = new Map<number, Owner>()
-  /** Per client id: who has written document updates as that Yjs client. */
-  private readonly writers = new Map<number, Set<Owner>>()
+  /** Per client id: who has written document updates as that Yjs client (connections weakly: they close). */
+  private readonly writers = new Map<number, { subjects: Set<string>; connections: WeakSet<Connection> }>()
   /** Per connection: the last state it published under an id it could not claim. */
   private readonly refused = new WeakMap<Connection, AwarenessEntry>()
 
@@ -98,14 +98,18 @@ export class AwarenessOwners {
   recordWrite(connection: Connection, clientId: number): void {
     let writers = this.writers.get(clientId)
     if (writers === undefined) {
-      writers = new Set()
+      writers = { subjects: new Set(), connections: new WeakSet() }
       this.writers.set(clientId, writers)
     }
-    writers.add(ownerOf(connection))
+    const owner = ownerOf(connection)
+    if (typeof owner === 'string') writers.subjects.add(owner)
+    else writers.connections.add(owner)
   }
 
   private hasWritten(owner: Owner, clientId: number): boolean {
-    return this.writers.get(clientId)?.has(owner) ?? false
+    const writers = this.writers.get(clientId)
+    if (writers === undefined) return false
+    return typeof owner === 'string' ? writers.subjects.has(owner) : writers.connections.has(owner)
   }
 }
 
