@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { signToken } from '../server/auth.ts'
 import { median } from './measure.ts'
-import { CLOCK_TICKS, SyncClient, cpuTicks, singleSender, sleep, startCotext, stopServer } from './server-clients.ts'
+import { CLOCK_TICKS, SyncClient, cpuTicks, sleep, startCotext, stopServer, updateRuns } from './server-clients.ts'
 
 const CLIENTS = 50
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -42,10 +42,11 @@ class Typist extends SyncClient {
   }
 
   protected onUpdate(update: Uint8Array): void {
-    const from = singleSender(update)
-    if (from === null || from.sender < 0 || from.sender >= CLIENTS) return
-    // The next client of the ring acknowledges its predecessor's update.
-    if (this.index === (from.sender + 1) % CLIENTS) {
+    // A relay may merge several clients' updates (the fan-out window); the server's own writes are out of range.
+    for (const from of updateRuns(update)) {
+      if (from.sender < 0 || from.sender >= CLIENTS) continue
+      // The next client of the ring acknowledges its predecessor's update.
+      if (this.index !== (from.sender + 1) % CLIENTS) continue
       const sender = this.load.clients[from.sender]!
       sender.waiting = false
       this.load.delivered += 1

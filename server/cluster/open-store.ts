@@ -27,6 +27,8 @@ export interface StoreSettings {
   /** Absolute. */
   dataDir: string
   compactAfter: number
+  /** FSYNC: every write on disk before it is acknowledged. */
+  fsync: boolean
 }
 
 /**
@@ -35,15 +37,16 @@ export interface StoreSettings {
  * settings check that REDIS_URL never comes without DATABASE_URL.
  */
 export async function openStore(settings: StoreSettings, logger: Logger): Promise<OpenedStore> {
-  const { redisUrl, databaseUrl, dataDir } = settings
+  const { redisUrl, databaseUrl, dataDir, fsync } = settings
   if (redisUrl !== null && databaseUrl !== null) {
-    const cluster = await ClusterStore.open({ redisUrl, databaseUrl, logger, compactAfter: settings.compactAfter })
+    const cluster = await ClusterStore.open({ redisUrl, databaseUrl, logger, compactAfter: settings.compactAfter, fsync })
     return { store: cluster, records: cluster.records(), follower: cluster, metrics: () => cluster.metrics.render(), description: { store: 'cluster', processId: cluster.processId }, roomsCompact: false }
   }
   if (databaseUrl !== null) {
-    const pg = await PgStore.open(databaseUrl, (error) => logger.warn({ err: error }, 'PostgreSQL connection error'))
+    const pg = await PgStore.open(databaseUrl, (error) => logger.warn({ err: error }, 'PostgreSQL connection error'), { fsync })
+    await pg.checkDurability(logger)
     return { store: new PgLogStore(pg), records: pg.records(), description: { store: 'postgresql' }, roomsCompact: true }
   }
-  const level = await LevelStore.open(dataDir)
-  return { store: await JournaledStore.open(level, dataDir), records: level.records(), description: { store: 'leveldb', dataDir }, roomsCompact: true }
+  const level = await LevelStore.open(dataDir, { fsync })
+  return { store: await JournaledStore.open(level, dataDir, { fsync }), records: level.records(), description: { store: 'leveldb', dataDir }, roomsCompact: true }
 }
