@@ -42,16 +42,15 @@ class Typist extends SyncClient {
   }
 
   protected onUpdate(update: Uint8Array): void {
-    // A relay may be a batch of several senders' updates (the server merges them).
+    // A relay may merge several clients' updates (the fan-out window); the server's own writes are out of range.
     for (const from of updateRuns(update)) {
       if (from.sender < 0 || from.sender >= CLIENTS) continue
       // The next client of the ring acknowledges its predecessor's update.
-      if (this.index === (from.sender + 1) % CLIENTS) {
-        const sender = this.load.clients[from.sender]!
-        sender.waiting = false
-        this.load.delivered += 1
-        sender.next()
-      }
+      if (this.index !== (from.sender + 1) % CLIENTS) continue
+      const sender = this.load.clients[from.sender]!
+      sender.waiting = false
+      this.load.delivered += 1
+      sender.next()
     }
   }
 }

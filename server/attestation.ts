@@ -15,7 +15,7 @@ import { AUTHORS_MAP_NAME, authorsMap, boundAuthor } from './authors-map.ts'
  * Deletions of text are not checked: a delete set names what is deleted, not who deletes, and
  * anyone may delete anyone's text; the change log attributes a deletion to its sender.
  * Structs under unbound client ids are bound to the sender (see bindClients) before the
- * update is applied.
+ * update is applied, when the sender is attested.
  */
 
 export type Verdict =

@@ -32,11 +32,6 @@ export function boundAuthor(map: Y.Map<Author>, client: number): Author | undefi
   return isAuthor(value) ? value : undefined
 }
 
-/** The author of text inserted under `client`: its binding or, without one, the client itself, unattested. */
-export function authorOfClient(map: Y.Map<Author>, client: number): Author {
-  return boundAuthor(map, client) ?? { id: `client:${client}`, name: `client ${client}`, attested: false }
-}
-
 /** An Author as the REST API shows it. */
 export function publicAuthor(author: Author): { id: string; name: string; attested: boolean } {
   return { id: author.id, name: author.name, attested: author.attested }

@@ -2,7 +2,7 @@ import * as Y from 'yjs'
 import type { Logger } from 'pino'
 import { bindClients, checkUpdate, registerServerClient } from './attestation.ts'
 import type { Author } from './authors-map.ts'
-import { SERVER_AUTHOR, authorsMap } from './authors-map.ts'
+import { SERVER_AUTHOR, authorsMap, boundAuthor } from './authors-map.ts'
 import { authorshipRuns } from './authorship.ts'
 import type { AuthorshipRun } from './authorship.ts'
 import { ChangeJournal } from './change-journal.ts'
@@ -66,6 +66,12 @@ export class RoomHistory {
   /** Updates refused so far, for tests and logs. */
   refused = 0
   private readonly authors = new WeakMap<Connection, Author>()
+  /**
+   * Unattested authors (no AUTH_SECRET, or a token without `sub`) of client ids nobody bound, by
+   * the first connection that wrote with them: kept in memory only, so that an open server stores
+   * no more than before; the authors map holds attested bindings.
+   */
+  private readonly unattested = new Map<number, Author>()
   private started = false
   /** While loading: the ids the change log saw deleted within the revert window, whose content stays. */
   private keptAtLoad: IdSet | null = null
@@ -136,7 +142,9 @@ export class RoomHistory {
       connection.close(CloseCode.forbidden, 'update refused: not your client id')
       return false
     }
-    if (verdict.bind.length > 0) {
+    if (verdict.bind.length > 0 && !author.attested) {
+      for (const client of verdict.bind) if (!this.unattested.has(client)) this.unattested.set(client, author)
+    } else if (verdict.bind.length > 0) {
       this.doc.transact(() => {
         registerServerClient(this.doc, SERVER_AUTHOR)
         bindClients(this.doc, verdict.bind, author, BINDING_ORIGIN)
@@ -159,7 +167,8 @@ export class RoomHistory {
   }
 
   authorship(): AuthorshipRun[] {
-    return authorshipRuns(this.text, authorsMap(this.doc))
+    const map = authorsMap(this.doc)
+    return authorshipRuns(this.text, (client) => boundAuthor(map, client) ?? this.unattested.get(client))
   }
 
   changes(query: ChangeQuery): Promise<ChangeEntry[]> {

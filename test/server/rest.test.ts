@@ -227,7 +227,8 @@ describe('across a restart and without AUTH_SECRET', () => {
       expect((await api(again.url, '/api/rooms/window/text', { token: await token('window', 'r', 'ro') })).body.text).toBe(expected.text)
       await again.stop()
     }
-  })
+    // Four server starts: slow on a loaded machine.
+  }, 120_000)
 
   it('marks authorship unattested, by connection, on an open server', async () => {
     const open = await startServer()
