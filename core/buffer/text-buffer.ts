@@ -32,7 +32,9 @@ interface BufferEvents {
  * so row/column <-> offset conversions are O(log n) and no read stringifies the CRDT.
  */
 export class TextBuffer {
+  /** The shared text this buffer follows. */
   readonly ytext: Y.Text
+  /** The Y.Doc the text belongs to. */
   readonly doc: Y.Doc
   /** Origin given to this buffer's own transactions; observers use it to know their own echo. */
   readonly origin: unknown

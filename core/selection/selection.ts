@@ -47,12 +47,19 @@ let nextSelectionId = 0
  * the host, which for a peer's selection refuses: peers' selections are read-only by construction.
  */
 export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
+  /** A number unique among the selections of this process. */
   readonly id = nextSelectionId++
+  /** The cursor at the selection's head. */
   readonly cursor: Cursor
+  /** The marker whose range the selection is. */
   readonly marker: DisplayMarker
+  /** What the selection reads: the buffer, the display layer, the editor's settings and language. */
   readonly editor: SelectionContext
+  /** Set once the selection is destroyed. */
   destroyed = false
+  /** Set by a double click: extending selects whole words. */
   wordwise = false
+  /** Set by a triple click: extending selects whole lines. */
   linewise = false
   private initialScreenRange: Range | null = null
   private goalScreenRange: Range | null = null
