@@ -59,6 +59,13 @@ function positiveInteger(value: unknown, name: string, min: number): number {
   return n
 }
 
+/** A soft-wrap width: a number, floored; 0 or less is 1, as Atom's display layer takes `Math.max(1, softWrapColumn)`. */
+function wrapWidth(value: unknown): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) throw new TypeError(`editorWidthInChars must be a number; got ${typeof value}`)
+  if (value === Infinity) throw new RangeError('editorWidthInChars must be finite (turn soft wrap off instead)')
+  return Math.max(1, Math.floor(value))
+}
+
 function directionOf(options: ClipOptions | undefined): ClipDirection {
   const direction = options?.clipDirection ?? 'closest'
   if (direction !== 'closest' && direction !== 'backward' && direction !== 'forward') {
@@ -100,7 +107,7 @@ export class DisplayLayer {
     this.buffer = buffer
     if (options.tabLength !== undefined) this.tabLength = positiveInteger(options.tabLength, 'tabLength', 1)
     if (options.softWrapped !== undefined) this.softWrapped = Boolean(options.softWrapped)
-    if (options.editorWidthInChars !== undefined) this.editorWidthInChars = positiveInteger(options.editorWidthInChars, 'editorWidthInChars', 1)
+    if (options.editorWidthInChars !== undefined) this.editorWidthInChars = wrapWidth(options.editorWidthInChars)
     if (options.softWrapHangingIndentLength !== undefined) {
       this.hangingIndent = positiveInteger(options.softWrapHangingIndentLength, 'softWrapHangingIndentLength', 0)
     }
@@ -175,7 +182,7 @@ export class DisplayLayer {
   }
 
   setEditorWidthInChars(editorWidthInChars: number): void {
-    const n = positiveInteger(editorWidthInChars, 'editorWidthInChars', 1)
+    const n = wrapWidth(editorWidthInChars)
     if (n === this.editorWidthInChars) return
     const old = this.editorWidthInChars
     this.editorWidthInChars = n

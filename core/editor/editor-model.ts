@@ -377,8 +377,8 @@ function checkOptions(options: TextEditorOptions): void {
   if (options.tabLength !== undefined && !(typeof options.tabLength === 'number' && options.tabLength >= 1)) {
     throw new TypeError('options.tabLength must be a number >= 1')
   }
-  if (options.editorWidthInChars !== undefined && !(typeof options.editorWidthInChars === 'number' && options.editorWidthInChars >= 1)) {
-    throw new TypeError('options.editorWidthInChars must be a number >= 1')
+  if (options.editorWidthInChars !== undefined && !(typeof options.editorWidthInChars === 'number' && options.editorWidthInChars < Infinity)) {
+    throw new TypeError('options.editorWidthInChars must be a finite number (0 or less wraps at 1)')
   }
   if (options.nonWordCharacters !== undefined && typeof options.nonWordCharacters !== 'string') {
     throw new TypeError('options.nonWordCharacters must be a string')

@@ -258,11 +258,11 @@ export class EditorText extends EditorModel {
     return this.setSoftWrapped(!this.isSoftWrapped())
   }
 
-  /** Sets the width soft wrap wraps at, in characters (a number >= 1). */
+  /** Sets the width soft wrap wraps at, in characters (0 or less is 1, as in Atom). */
   setEditorWidthInChars(width: number): void {
     if (width == null) return
-    if (typeof width !== 'number' || !(width >= 1)) throw new TypeError(`width must be a number >= 1; got ${String(width)}`)
-    this.displayLayer.setEditorWidthInChars(Math.floor(width))
+    if (typeof width !== 'number' || Number.isNaN(width)) throw new TypeError(`width must be a number; got ${String(width)}`)
+    this.displayLayer.setEditorWidthInChars(width)
   }
 
   /** Sets the extra indentation of the rows a soft-wrapped line continues on. */
