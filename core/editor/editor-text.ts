@@ -1,5 +1,6 @@
 import type { DisplayMarker, MarkerOptions } from '../anchors/display-marker.ts'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { ChangeSet } from '../buffer/change-set.ts'
 import type { ClipOptions, DisplayLayer } from '../display/display-layer.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { highlightRows, type HighlightSpan } from '../language/highlight.ts'
@@ -323,6 +324,15 @@ export class EditorText extends EditorModel {
   /** Calls back after every change of the text, local or remote (old and new range and text). */
   onDidChange(callback: (event: EditorEvents['did-change']) => void): Disposable {
     return this.emitter.on('did-change', callback)
+  }
+
+  /**
+   * Atom's `onDidChangeText`: once per transaction on the text that changed it, local or remote, with
+   * every replacement it made as one `ChangeSet` (origin, author, time, inserted and deleted Yjs IDs).
+   * It runs when the transaction is over: the buffer, the markers and the undo history are current.
+   */
+  onDidChangeText(callback: (change: ChangeSet) => void): Disposable {
+    return this.buffer.onDidChangeText(callback)
   }
 
   /** Calls back after a cursor was added (and survived the merge that ends the command). */
