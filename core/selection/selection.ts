@@ -189,8 +189,7 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
   // Modifying the selected range
 
   /** Collapses the selection onto its cursor. */
-  clear(options: { autoscroll?: boolean } = {}): void {
-    void options
+  clear(_options: { autoscroll?: boolean } = {}): void {
     this.host.change('selection', 'clear', () => {
       this.goalScreenRange = null
       if (!this.retainSelection) this.marker.clearTail()
@@ -525,7 +524,6 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
   }
 
   // What a selection answers from its marker unchanged.
-
   /** The selected range in screen coordinates. */
   getScreenRange(): Range { return this.marker.getScreenRange() }
   /** The selected range in buffer coordinates. */
@@ -542,7 +540,6 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
   isReversed(): boolean { return this.marker.isReversed() }
 
   // Atom's names for selecting and deleting by a motion: each runs `selectBy` or `deleteBy` with its row of the motion table.
-
   /** Extends the selection's head up `rowCount` screen rows (default 1), keeping the goal column. */
   selectUp(rowCount?: number): void { this.selectBy(MOTIONS.moveUp, rowCount ?? 1) }
   /** Extends the selection's head down `rowCount` screen rows (default 1), keeping the goal column. */
