@@ -158,11 +158,9 @@ export class DisplayLayer {
 
   /** Re-lays out the display lines that hold a hard tab. */
   setTabLength(tabLength: number): void {
-    const n = positiveInteger(tabLength, 'tabLength', 1)
-    if (n === this.tabLength) return
-    this.tabLength = n
-    this.updateSettings()
-    this.emit(this.layout.relayOutWhere((_maxWidth, anyTab) => anyTab, (meta) => metaHasTab(meta)))
+    this.changeSetting('tabLength', positiveInteger(tabLength, 'tabLength', 1), () => {
+      this.emit(this.layout.relayOutWhere((_maxWidth, anyTab) => anyTab, (meta) => metaHasTab(meta)))
+    })
   }
 
   isSoftWrapped(): boolean {
@@ -182,12 +180,10 @@ export class DisplayLayer {
   }
 
   setEditorWidthInChars(editorWidthInChars: number): void {
-    const n = wrapWidth(editorWidthInChars)
-    if (n === this.editorWidthInChars) return
     const old = this.editorWidthInChars
-    this.editorWidthInChars = n
-    this.updateSettings()
-    if (this.softWrapped) this.relayOutWiderThan(Math.min(old, n))
+    this.changeSetting('editorWidthInChars', wrapWidth(editorWidthInChars), (n) => {
+      if (this.softWrapped) this.relayOutWiderThan(Math.min(old, n))
+    })
   }
 
   getSoftWrapHangingIndentLength(): number {
@@ -195,11 +191,17 @@ export class DisplayLayer {
   }
 
   setSoftWrapHangingIndentLength(length: number): void {
-    const n = positiveInteger(length, 'softWrapHangingIndentLength', 0)
-    if (n === this.hangingIndent) return
-    this.hangingIndent = n
+    this.changeSetting('hangingIndent', positiveInteger(length, 'softWrapHangingIndentLength', 0), () => {
+      if (this.softWrapped) this.relayOutWiderThan(this.editorWidthInChars)
+    })
+  }
+
+  /** Sets a numeric layout setting; when it changed, hands the layout the new settings and re-lays out what it affects. */
+  private changeSetting(key: 'tabLength' | 'editorWidthInChars' | 'hangingIndent', value: number, relayOut: (value: number) => void): void {
+    if (value === this[key]) return
+    this[key] = value
     this.updateSettings()
-    if (this.softWrapped) this.relayOutWiderThan(this.editorWidthInChars)
+    relayOut(value)
   }
 
   getAtomicSoftTabs(): boolean {
