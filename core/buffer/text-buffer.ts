@@ -38,7 +38,9 @@ interface BufferEvents {
  * so row/column <-> offset conversions are O(log n) and no read stringifies the CRDT.
  */
 export class TextBuffer {
+  /** The shared text this buffer follows. */
   readonly ytext: Y.Text
+  /** The Y.Doc the text belongs to. */
   readonly doc: Y.Doc
   /** Origin given to this buffer's own transactions; observers use it to know their own echo. */
   readonly origin: unknown
@@ -197,12 +199,13 @@ export class TextBuffer {
   /** Clips a point into the buffer: rows and columns into range, never inside '\r\n' or a surrogate pair. */
   clipPosition(position: PointLike): Point {
     const point = Point.fromObject(position, false, 'position')
-    const row = toFiniteNumber(point.row)
+    Point.assertValid(point)
+    const row = point.row
     if (row < 0) return Point.ZERO
     if (row > this.index.lineCount - 1) return this.getEndPosition()
     const clippedRow = Math.floor(row)
     const line = this.index.lineWithEnding(clippedRow)
-    const clippedColumn = clipColumn(line, Math.floor(toFiniteNumber(point.column)), 'backward', line.length - endingLength(line))
+    const clippedColumn = clipColumn(line, Math.floor(point.column), 'backward', line.length - endingLength(line))
     if (clippedRow === point.row && clippedColumn === point.column) return point
     return new Point(clippedRow, clippedColumn)
   }
@@ -313,6 +316,9 @@ export class TextBuffer {
   /** Deletes whole rows with their line endings (the ending before them when they are the last). */
   deleteRows(startRow: number, endRow: number): Range {
     const lastRow = this.getLastRow()
+    // A row range wholly outside the buffer deletes nothing (Atom's: an empty range at the nearer end).
+    if (Math.max(startRow, endRow) < 0) return new Range(Point.ZERO, Point.ZERO)
+    if (Math.min(startRow, endRow) > lastRow) return new Range(this.getEndPosition(), this.getEndPosition())
     const first = this.clipRow(Math.min(startRow, endRow))
     const last = this.clipRow(Math.max(startRow, endRow))
     if (last < lastRow) return this.delete(new Range([first, 0], [last + 1, 0]))

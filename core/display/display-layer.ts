@@ -59,6 +59,13 @@ function positiveInteger(value: unknown, name: string, min: number): number {
   return n
 }
 
+/** A soft-wrap width: a number, floored; 0 or less is 1, as Atom's display layer takes `Math.max(1, softWrapColumn)`. */
+function wrapWidth(value: unknown): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) throw new TypeError(`editorWidthInChars must be a number; got ${typeof value}`)
+  if (value === Infinity) throw new RangeError('editorWidthInChars must be finite (turn soft wrap off instead)')
+  return Math.max(1, Math.floor(value))
+}
+
 function directionOf(options: ClipOptions | undefined): ClipDirection {
   const direction = options?.clipDirection ?? 'closest'
   if (direction !== 'closest' && direction !== 'backward' && direction !== 'forward') {
@@ -100,7 +107,7 @@ export class DisplayLayer {
     this.buffer = buffer
     if (options.tabLength !== undefined) this.tabLength = positiveInteger(options.tabLength, 'tabLength', 1)
     if (options.softWrapped !== undefined) this.softWrapped = Boolean(options.softWrapped)
-    if (options.editorWidthInChars !== undefined) this.editorWidthInChars = positiveInteger(options.editorWidthInChars, 'editorWidthInChars', 1)
+    if (options.editorWidthInChars !== undefined) this.editorWidthInChars = wrapWidth(options.editorWidthInChars)
     if (options.softWrapHangingIndentLength !== undefined) {
       this.hangingIndent = positiveInteger(options.softWrapHangingIndentLength, 'softWrapHangingIndentLength', 0)
     }
@@ -151,11 +158,9 @@ export class DisplayLayer {
 
   /** Re-lays out the display lines that hold a hard tab. */
   setTabLength(tabLength: number): void {
-    const n = positiveInteger(tabLength, 'tabLength', 1)
-    if (n === this.tabLength) return
-    this.tabLength = n
-    this.updateSettings()
-    this.emit(this.layout.relayOutWhere((_maxWidth, anyTab) => anyTab, (meta) => metaHasTab(meta)))
+    this.changeSetting('tabLength', positiveInteger(tabLength, 'tabLength', 1), () => {
+      this.emit(this.layout.relayOutWhere((_maxWidth, anyTab) => anyTab, (meta) => metaHasTab(meta)))
+    })
   }
 
   isSoftWrapped(): boolean {
@@ -175,12 +180,10 @@ export class DisplayLayer {
   }
 
   setEditorWidthInChars(editorWidthInChars: number): void {
-    const n = positiveInteger(editorWidthInChars, 'editorWidthInChars', 1)
-    if (n === this.editorWidthInChars) return
     const old = this.editorWidthInChars
-    this.editorWidthInChars = n
-    this.updateSettings()
-    if (this.softWrapped) this.relayOutWiderThan(Math.min(old, n))
+    this.changeSetting('editorWidthInChars', wrapWidth(editorWidthInChars), (n) => {
+      if (this.softWrapped) this.relayOutWiderThan(Math.min(old, n))
+    })
   }
 
   getSoftWrapHangingIndentLength(): number {
@@ -188,11 +191,17 @@ export class DisplayLayer {
   }
 
   setSoftWrapHangingIndentLength(length: number): void {
-    const n = positiveInteger(length, 'softWrapHangingIndentLength', 0)
-    if (n === this.hangingIndent) return
-    this.hangingIndent = n
+    this.changeSetting('hangingIndent', positiveInteger(length, 'softWrapHangingIndentLength', 0), () => {
+      if (this.softWrapped) this.relayOutWiderThan(this.editorWidthInChars)
+    })
+  }
+
+  /** Sets a numeric layout setting; when it changed, hands the layout the new settings and re-lays out what it affects. */
+  private changeSetting(key: 'tabLength' | 'editorWidthInChars' | 'hangingIndent', value: number, relayOut: (value: number) => void): void {
+    if (value === this[key]) return
+    this[key] = value
     this.updateSettings()
-    if (this.softWrapped) this.relayOutWiderThan(this.editorWidthInChars)
+    relayOut(value)
   }
 
   getAtomicSoftTabs(): boolean {

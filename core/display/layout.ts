@@ -1,5 +1,5 @@
 import { charWidthAt } from './char-width.ts'
-import { hasHalfPairAtEdge, splitsSurrogatePair } from '../point/unicode.ts'
+import { hasHalfPairAtEdge, isClusterBoundary, isHighSurrogate, splitsSurrogatePair } from '../point/unicode.ts'
 import type { FoldSpan } from './fold-set.ts'
 
 /** What a fold shows as on screen: one column. */
@@ -52,6 +52,8 @@ export interface DisplayLine {
 }
 
 const TAB = 9
+/** How far around a position deciding whether it is a grapheme cluster boundary may read (unicode.ts's window). */
+const CLUSTER_READ = 64
 const SPACE = 32
 
 /** Cuts the display line that starts at `startRow` into pieces around the merged folds on it. */
@@ -242,8 +244,10 @@ export function rewrapEditedLine(
   // A row's break can look ahead to the character that did not fit (at most two code units per
   // column past its start) and go back to a word start: every row that may have seen the edit is
   // wrapped again.
+  // A row that ends with a grapheme cluster reaching past the wrap column is longer, and whether its end is a
+  // cluster boundary reads the text after it: the row before an edit close to a row start is wrapped again too.
   let from = k
-  while (from > 0 && oldRows[from - 1]!.column + 2 * settings.wrapColumn + 2 > start) from--
+  while (from > 0 && (oldRows[from - 1]!.column + 2 * settings.wrapColumn + 2 > start || oldRows[from]!.column + CLUSTER_READ > start)) from--
   const rows: ScreenRowLayout[] = oldRows.slice(0, from)
   let synced = -1
   const stop = (index: number): boolean => {
@@ -341,13 +345,16 @@ function wrapRows(pieces: readonly Piece[], settings: LayoutSettings, rows: Scre
         const isWhitespace = code === SPACE || code === TAB
         if (firstNonWhitespace < 0) {
           if (!isWhitespace) firstNonWhitespace = column
-        } else if (!isWhitespace && (previous === SPACE || previous === TAB) && i !== rowStartHere) {
+        } else if (!isWhitespace && (previous === SPACE || previous === TAB) && i !== rowStartHere && (code < 0x300 || isClusterBoundary(line, i))) {
           boundaryPiece = p
           boundaryIndex = i
           boundaryColumn = column
         }
         const characterWidth = code === TAB ? tabLength - (column % tabLength) : code < 0x1100 ? 1 : charWidthAt(line, i)
-        if (width + characterWidth > wrapColumn && width > 0 && characterWidth > 0 && previous >= 0 && i !== rowStartHere) {
+        // A surrogate pair counts only its first unit for fitting, and nothing breaks inside a grapheme cluster
+        // (Atom's isCharacterPair): a cluster reaching across the wrap column stays on its row, the wrap after it.
+        const fitWidth = isHighSurrogate(code) ? 1 : characterWidth
+        if (width + fitWidth > wrapColumn && width > 0 && characterWidth > 0 && previous >= 0 && i !== rowStartHere && isClusterBoundary(line, i)) {
           breakPiece = p
           breakIndex = i
           breakColumn = column

@@ -26,6 +26,7 @@ import { buildIndentString, indentLevelForLine } from '../language/indentation.t
 
 export interface TextEditorOptions {
   text?: string
+  /** The Y.Doc the text lives in. */
   doc?: Y.Doc
   textName?: string
   awareness?: Awareness
@@ -58,9 +59,13 @@ export interface TextEditorOptions {
  * `SelectionEditing`): indentation, comments, paragraphs, folds, scopes.
  */
 export class EditorModel implements SelectionContext, SelectionEditing {
+  /** The Y.Doc the text lives in. */
   readonly doc: Y.Doc
+  /** The TextBuffer over the Y.Text (as `getBuffer()`). */
   readonly buffer: TextBuffer
+  /** The DisplayLayer: tabs, soft wrap and folds between buffer and screen (as `getDisplayLayer()`). */
   readonly displayLayer: DisplayLayer
+  /** The markers of this editor, selections' included. */
   readonly markerLayer: MarkerLayer
   protected readonly emitter = new Emitter<EditorEvents>()
   private softTabs: boolean
@@ -372,8 +377,8 @@ function checkOptions(options: TextEditorOptions): void {
   if (options.tabLength !== undefined && !(typeof options.tabLength === 'number' && options.tabLength >= 1)) {
     throw new TypeError('options.tabLength must be a number >= 1')
   }
-  if (options.editorWidthInChars !== undefined && !(typeof options.editorWidthInChars === 'number' && options.editorWidthInChars >= 1)) {
-    throw new TypeError('options.editorWidthInChars must be a number >= 1')
+  if (options.editorWidthInChars !== undefined && !(typeof options.editorWidthInChars === 'number' && options.editorWidthInChars < Infinity)) {
+    throw new TypeError('options.editorWidthInChars must be a finite number (0 or less wraps at 1)')
   }
   if (options.nonWordCharacters !== undefined && typeof options.nonWordCharacters !== 'string') {
     throw new TypeError('options.nonWordCharacters must be a string')

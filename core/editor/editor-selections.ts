@@ -293,33 +293,33 @@ export class EditorSelections extends EditorText implements MoveMethods, SelectM
   /** Extends every selection's head right `columnCount` characters (default 1), across line ends; selections that meet merge. */
   selectRight(columnCount?: number): void { this.selectBy(MOTIONS.moveRight, columnCount) }
   /** Extends every selection's head to the start of the buffer; selections that meet merge. */
-  selectToTop(): void { this.selectBy(MOTIONS.moveToTop) }
+  selectToTop(): void { this.selectBy(MOTIONS.moveToTop, 1) }
   /** Extends every selection's head to the end of the buffer; selections that meet merge. */
-  selectToBottom(): void { this.selectBy(MOTIONS.moveToBottom) }
+  selectToBottom(): void { this.selectBy(MOTIONS.moveToBottom, 1) }
   /** Extends every selection's head to column 0 of the buffer line; selections that meet merge. */
-  selectToBeginningOfLine(): void { this.selectBy(MOTIONS.moveToBeginningOfLine) }
+  selectToBeginningOfLine(): void { this.selectBy(MOTIONS.moveToBeginningOfLine, 1) }
   /** Extends every selection's head to the first non-whitespace character of the screen line (toggling with column 0); selections that meet merge. */
-  selectToFirstCharacterOfLine(): void { this.selectBy(MOTIONS.moveToFirstCharacterOfLine) }
+  selectToFirstCharacterOfLine(): void { this.selectBy(MOTIONS.moveToFirstCharacterOfLine, 1) }
   /** Extends every selection's head to the end of the screen line; selections that meet merge. */
-  selectToEndOfLine(): void { this.selectBy(MOTIONS.moveToEndOfScreenLine) }
+  selectToEndOfLine(): void { this.selectBy(MOTIONS.moveToEndOfScreenLine, 1) }
   /** Extends every selection's head to the end of the buffer line; selections that meet merge. */
-  selectToEndOfBufferLine(): void { this.selectBy(MOTIONS.moveToEndOfLine) }
+  selectToEndOfBufferLine(): void { this.selectBy(MOTIONS.moveToEndOfLine, 1) }
   /** Extends every selection's head to the beginning of the word (the previous one from its start); selections that meet merge. */
-  selectToBeginningOfWord(): void { this.selectBy(MOTIONS.moveToBeginningOfWord) }
+  selectToBeginningOfWord(): void { this.selectBy(MOTIONS.moveToBeginningOfWord, 1) }
   /** Extends every selection's head to the end of the word (the next one from its end); selections that meet merge. */
-  selectToEndOfWord(): void { this.selectBy(MOTIONS.moveToEndOfWord) }
+  selectToEndOfWord(): void { this.selectBy(MOTIONS.moveToEndOfWord, 1) }
   /** Extends every selection's head to the beginning of the next word; selections that meet merge. */
-  selectToBeginningOfNextWord(): void { this.selectBy(MOTIONS.moveToBeginningOfNextWord) }
+  selectToBeginningOfNextWord(): void { this.selectBy(MOTIONS.moveToBeginningOfNextWord, 1) }
   /** Extends every selection's head to the previous word boundary; selections that meet merge. */
-  selectToPreviousWordBoundary(): void { this.selectBy(MOTIONS.moveToPreviousWordBoundary) }
+  selectToPreviousWordBoundary(): void { this.selectBy(MOTIONS.moveToPreviousWordBoundary, 1) }
   /** Extends every selection's head to the next word boundary; selections that meet merge. */
-  selectToNextWordBoundary(): void { this.selectBy(MOTIONS.moveToNextWordBoundary) }
+  selectToNextWordBoundary(): void { this.selectBy(MOTIONS.moveToNextWordBoundary, 1) }
   /** Extends every selection's head to the previous subword boundary (camelCase, snake_case parts); selections that meet merge. */
-  selectToPreviousSubwordBoundary(): void { this.selectBy(MOTIONS.moveToPreviousSubwordBoundary) }
+  selectToPreviousSubwordBoundary(): void { this.selectBy(MOTIONS.moveToPreviousSubwordBoundary, 1) }
   /** Extends every selection's head to the next subword boundary (camelCase, snake_case parts); selections that meet merge. */
-  selectToNextSubwordBoundary(): void { this.selectBy(MOTIONS.moveToNextSubwordBoundary) }
+  selectToNextSubwordBoundary(): void { this.selectBy(MOTIONS.moveToNextSubwordBoundary, 1) }
   /** Extends every selection's head to the start of the next paragraph (after the next blank row); selections that meet merge. */
-  selectToBeginningOfNextParagraph(): void { this.selectBy(MOTIONS.moveToBeginningOfNextParagraph) }
+  selectToBeginningOfNextParagraph(): void { this.selectBy(MOTIONS.moveToBeginningOfNextParagraph, 1) }
   /** Extends every selection's head to the start of the previous paragraph; selections that meet merge. */
-  selectToBeginningOfPreviousParagraph(): void { this.selectBy(MOTIONS.moveToBeginningOfPreviousParagraph) }
+  selectToBeginningOfPreviousParagraph(): void { this.selectBy(MOTIONS.moveToBeginningOfPreviousParagraph, 1) }
 }

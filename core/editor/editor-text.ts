@@ -9,7 +9,9 @@ import { isLanguageId, type LanguageId } from '../language/registry.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import type { WriteOptions } from '../selection/host.ts'
-import type { EditorEvents } from './editor-events.ts'
+import type { Cursor, CursorPositionEvent } from '../selection/cursor.ts'
+import type { Selection, SelectionRangeEvent } from '../selection/selection.ts'
+import type { EditorEvents, WillInsertTextEvent } from './editor-events.ts'
 import { EditorModel } from './editor-model.ts'
 
 /**
@@ -167,59 +169,27 @@ export class EditorText extends EditorModel {
   }
 
   /** The text of a screen row (tabs expanded, folds and soft wraps applied). */
-  lineTextForScreenRow(screenRow: number): string {
-    return this.displayLayer.lineTextForScreenRow(screenRow)
-  }
-
+  lineTextForScreenRow(screenRow: number): string { return this.displayLayer.lineTextForScreenRow(screenRow) }
   /** The length of a screen row's text. */
-  lineLengthForScreenRow(screenRow: number): number {
-    return this.displayLayer.lineLengthForScreenRow(screenRow)
-  }
-
+  lineLengthForScreenRow(screenRow: number): number { return this.displayLayer.lineLengthForScreenRow(screenRow) }
   /** The number of screen rows. */
-  getScreenLineCount(): number {
-    return this.displayLayer.getScreenLineCount()
-  }
-
+  getScreenLineCount(): number { return this.displayLayer.getScreenLineCount() }
   /** The last screen row. */
-  getLastScreenRow(): number {
-    return this.displayLayer.getLastScreenRow()
-  }
-
+  getLastScreenRow(): number { return this.displayLayer.getLastScreenRow() }
   /** The buffer row a screen row shows (part of). */
-  bufferRowForScreenRow(screenRow: number): number {
-    return this.displayLayer.bufferRowForScreenRow(screenRow)
-  }
-
+  bufferRowForScreenRow(screenRow: number): number { return this.displayLayer.bufferRowForScreenRow(screenRow) }
   /** The first screen row that shows a buffer row. */
-  screenRowForBufferRow(bufferRow: number): number {
-    return this.displayLayer.screenRowForBufferRow(bufferRow)
-  }
-
+  screenRowForBufferRow(bufferRow: number): number { return this.displayLayer.screenRowForBufferRow(bufferRow) }
   /** Whether a fold covers part of a buffer row. */
-  isFoldedAtBufferRow(bufferRow: number): boolean {
-    return this.displayLayer.isFoldedAtBufferRow(bufferRow)
-  }
-
+  isFoldedAtBufferRow(bufferRow: number): boolean { return this.displayLayer.isFoldedAtBufferRow(bufferRow) }
   /** Whether a screen row shows a fold. */
-  isFoldedAtScreenRow(screenRow: number): boolean {
-    return this.displayLayer.isFoldedAtScreenRow(screenRow)
-  }
-
+  isFoldedAtScreenRow(screenRow: number): boolean { return this.displayLayer.isFoldedAtScreenRow(screenRow) }
   /** Whether long lines wrap at the editor's width. */
-  isSoftWrapped(): boolean {
-    return this.displayLayer.isSoftWrapped()
-  }
-
+  isSoftWrapped(): boolean { return this.displayLayer.isSoftWrapped() }
   /** The width soft wrap wraps at, in characters. */
-  getEditorWidthInChars(): number {
-    return this.displayLayer.getEditorWidthInChars()
-  }
-
+  getEditorWidthInChars(): number { return this.displayLayer.getEditorWidthInChars() }
   /** The extra indentation of the rows a soft-wrapped line continues on. */
-  getSoftWrapHangingIndentLength(): number {
-    return this.displayLayer.getSoftWrapHangingIndentLength()
-  }
+  getSoftWrapHangingIndentLength(): number { return this.displayLayer.getSoftWrapHangingIndentLength() }
 
   // Markers
 
@@ -259,11 +229,11 @@ export class EditorText extends EditorModel {
     return this.setSoftWrapped(!this.isSoftWrapped())
   }
 
-  /** Sets the width soft wrap wraps at, in characters (a number >= 1). */
+  /** Sets the width soft wrap wraps at, in characters (0 or less is 1, as in Atom). */
   setEditorWidthInChars(width: number): void {
     if (width == null) return
-    if (typeof width !== 'number' || !(width >= 1)) throw new TypeError(`width must be a number >= 1; got ${String(width)}`)
-    this.displayLayer.setEditorWidthInChars(Math.floor(width))
+    if (typeof width !== 'number' || Number.isNaN(width)) throw new TypeError(`width must be a number; got ${String(width)}`)
+    this.displayLayer.setEditorWidthInChars(width)
   }
 
   /** Sets the extra indentation of the rows a soft-wrapped line continues on. */
@@ -336,54 +306,25 @@ export class EditorText extends EditorModel {
   }
 
   /** Calls back after a cursor was added (and survived the merge that ends the command). */
-  onDidAddCursor(callback: (event: EditorEvents['did-add-cursor']) => void): Disposable {
-    return this.emitter.on('did-add-cursor', callback)
-  }
-
+  onDidAddCursor(callback: (cursor: Cursor) => void): Disposable { return this.emitter.on('did-add-cursor', callback) }
   /** Calls back after a cursor was removed (merged, destroyed, or its selection cleared away). */
-  onDidRemoveCursor(callback: (event: EditorEvents['did-remove-cursor']) => void): Disposable {
-    return this.emitter.on('did-remove-cursor', callback)
-  }
-
+  onDidRemoveCursor(callback: (cursor: Cursor) => void): Disposable { return this.emitter.on('did-remove-cursor', callback) }
   /** Calls back after a selection was added (and survived the merge that ends the command). */
-  onDidAddSelection(callback: (event: EditorEvents['did-add-selection']) => void): Disposable {
-    return this.emitter.on('did-add-selection', callback)
-  }
-
+  onDidAddSelection(callback: (selection: Selection) => void): Disposable { return this.emitter.on('did-add-selection', callback) }
   /** Calls back after a selection was removed. */
-  onDidRemoveSelection(callback: (event: EditorEvents['did-remove-selection']) => void): Disposable {
-    return this.emitter.on('did-remove-selection', callback)
-  }
-
+  onDidRemoveSelection(callback: (selection: Selection) => void): Disposable { return this.emitter.on('did-remove-selection', callback) }
   /** Calls back after a cursor moved, by a command or by an edit (`textChanged`). */
-  onDidChangeCursorPosition(callback: (event: EditorEvents['did-change-cursor-position']) => void): Disposable {
-    return this.emitter.on('did-change-cursor-position', callback)
-  }
-
+  onDidChangeCursorPosition(callback: (event: CursorPositionEvent) => void): Disposable { return this.emitter.on('did-change-cursor-position', callback) }
   /** Calls back after a selection's range changed. */
-  onDidChangeSelectionRange(callback: (event: EditorEvents['did-change-selection-range']) => void): Disposable {
-    return this.emitter.on('did-change-selection-range', callback)
-  }
-
+  onDidChangeSelectionRange(callback: (event: SelectionRangeEvent) => void): Disposable { return this.emitter.on('did-change-selection-range', callback) }
   /** Calls back after `setReadOnly` changed the read-only state. */
-  onDidChangeReadOnly(callback: (event: EditorEvents['did-change-read-only']) => void): Disposable {
-    return this.emitter.on('did-change-read-only', callback)
-  }
-
+  onDidChangeReadOnly(callback: (readOnly: boolean) => void): Disposable { return this.emitter.on('did-change-read-only', callback) }
   /** Calls back after `setLanguage` changed the language. */
-  onDidChangeLanguage(callback: (event: EditorEvents['did-change-language']) => void): Disposable {
-    return this.emitter.on('did-change-language', callback)
-  }
-
+  onDidChangeLanguage(callback: (language: LanguageId) => void): Disposable { return this.emitter.on('did-change-language', callback) }
   /** Calls back after `insertText` or `pasteText` inserted text at a selection (once per selection). */
-  onDidInsertText(callback: (event: EditorEvents['did-insert-text']) => void): Disposable {
-    return this.emitter.on('did-insert-text', callback)
-  }
-
+  onDidInsertText(callback: (event: { text: string; range: Range }) => void): Disposable { return this.emitter.on('did-insert-text', callback) }
   /** Calls back before `insertText` or `pasteText` inserts: the callback can `cancel()` the insertion. */
-  onWillInsertText(callback: (event: EditorEvents['will-insert-text']) => void): Disposable {
-    return this.emitter.on('will-insert-text', callback)
-  }
+  onWillInsertText(callback: (event: WillInsertTextEvent) => void): Disposable { return this.emitter.on('will-insert-text', callback) }
 
   /** Calls back once, when the editor is destroyed. */
   onDidDestroy(callback: () => void): Disposable {

@@ -120,7 +120,8 @@ export function moveLinesDown({ buffer, displayLayer }: LineMoveHost, selectedRa
 
 /**
  * Atom's `duplicateLines`: copies the rows of every selection (an empty one: its whole screen line, a fold
- * included) below themselves, moves the selections onto the copy and folds the copy like the original.
+ * included; not a last row the selection only reaches at column 0) below themselves, moves the selections onto
+ * the copy and folds the copy like the original (the folds inside the copied lines).
  */
 export function duplicateSelectedLines({ buffer, displayLayer }: LineMoveHost, selections: readonly Selection[]): void {
   const previousRanges: Range[] = []
@@ -140,7 +141,10 @@ export function duplicateSelectedLines({ buffer, displayLayer }: LineMoveHost, s
       previousRanges[i - 1] = selections[i - 1]!.getBufferRange()
       i--
     }
-    const folds = displayLayer.foldsIntersectingBufferRange([[startRow, 0], [endRow, 0]]).map((fold) => fold.range)
+    // Only the folds inside the copied lines are copied: not one on the row a selection ends on at column 0,
+    // which stays alone (as moveLineUp leaves it), nor one that only touches the lines from above.
+    const lines = new Range([startRow, 0], [endRow, 0])
+    const folds = displayLayer.foldsIntersectingBufferRange(lines).map((fold) => fold.range).filter((range) => lines.containsRange(range))
     let text = buffer.getTextInRange([[startRow, 0], [endRow, 0]])
     if (endRow > buffer.getLastRow()) text = `\n${text}`
     buffer.insert([endRow, 0], text, { normalizeLineEndings: false })

@@ -13,12 +13,13 @@ export interface HighlightSpan {
 /**
  * Highlight spans for buffer rows [startRow, endRow], from the language mode's own incremental tree
  * (nested languages included), with @lezer/highlight's `classHighlighter` names. A view paints only
- * the rows it shows, so this never walks more of the tree than those rows cover. Plain text: none.
+ * the rows it shows, so this never parses nor walks more of the tree than those rows need. Plain text: none.
  */
 export function highlightRows(mode: LanguageMode, buffer: TextBuffer, startRow: number, endRow: number): HighlightSpan[][] {
   const first = Math.max(0, Math.floor(startRow))
   const last = Math.min(buffer.getLastRow(), Math.floor(endRow))
-  const tree = mode.getSyntaxTree()
+  const end = last >= buffer.getLastRow() ? buffer.getLength() : buffer.characterIndexForPosition([last + 1, 0])
+  const tree = mode.syntaxTreeUpTo(end)
   if (tree === null) return emptyRows(first, last)
   return highlightTreeRows(tree, buffer, first, last)
 }

@@ -82,6 +82,10 @@ class PlainTextMode implements LanguageMode {
     return null
   }
 
+  syntaxTreeUpTo(_offset: number): null {
+    return null
+  }
+
   getSyntaxFolds(): null {
     return null
   }

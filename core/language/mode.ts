@@ -35,6 +35,11 @@ export interface LanguageMode {
   suggestedIndentForEditedBufferRow(row: number, options: IndentOptions): number | undefined
   /** The complete syntax tree of the current text (parsing what changed), or null for plain text. */
   getSyntaxTree(): Tree | null
+  /**
+   * A syntax tree complete at least up to `offset`, parsing no further than needed (a view highlighting the rows
+   * it shows, a query at the top of a large file), or null for plain text.
+   */
+  syntaxTreeUpTo(offset: number): Tree | null
   /** Folds that follow the syntax, or null where folds follow indentation (plain text, Markdown). */
   getSyntaxFolds(): SyntaxFolds | null
   destroy(): void

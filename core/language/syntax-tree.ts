@@ -4,13 +4,27 @@ import type { Disposable } from '../events/disposable.ts'
 import { BufferInput } from './buffer-input.ts'
 
 /**
- * A Lezer tree that follows a buffer. Every change, local or remote, arrives through the buffer's change hook
- * and only cuts the reusable fragments of the last tree; the parse itself waits for the next query, so a burst
- * of keystrokes costs one re-parse, and that re-parse reuses every node the edits did not touch.
+ * How far past the position a query asks about the parse goes on: a node's type can depend on a little of
+ * the text after it (`(a, b)` is a parameter list only once `=>` follows), so the answer near the position is
+ * that of a full parse. It also bounds the work of a first query at the top of a large file.
+ */
+const LOOK_AHEAD = 4 * 1024
+
+/**
+ * A Lezer tree that follows a buffer, parsed lazily. Every change, local or remote, arrives through the buffer's
+ * change hook and only cuts the reusable fragments of the last tree; the parse itself waits for the next query,
+ * so a burst of keystrokes costs one re-parse, and that re-parse reuses every node the edits did not touch. A
+ * query about one position parses only up to it (and `LOOK_AHEAD` beyond), as CodeMirror parses up to the
+ * viewport: Lezer's `startParse(...).stopAt(pos)`, advanced until done, the partial tree kept as fragments so
+ * that the next parse goes on from there. Only `getTree()` parses to the end.
  */
 export class IncrementalSyntaxTree {
   private tree: Tree | null = null
   private fragments: readonly TreeFragment[] = []
+  /** Where the current tree's parse stopped (the text's length when it reached the end). */
+  private parsedTo = 0
+  /** The current tree's parse stopped before the end of the text. */
+  private partial = false
   private stale = true
   private readonly subscription: Disposable
 
@@ -21,19 +35,35 @@ export class IncrementalSyntaxTree {
     this.subscription = buffer.addChangeHook((event) => this.bufferDidChange(event.changes))
   }
 
-  /** The tree of the current text, parsing what changed since the last call. */
+  /** The tree of the whole current text, parsing what changed (or was not parsed yet) since the last call. */
   getTree(): Tree {
-    if (this.stale || !this.tree) {
-      this.tree = this.parser.parse(new BufferInput(this.buffer), this.fragments)
-      this.fragments = TreeFragment.addTree(this.tree)
-      this.stale = false
-    }
-    return this.tree
+    return this.treeUpTo(Infinity)
+  }
+
+  /**
+   * A tree of the current text that is complete at least up to `offset` (and `LOOK_AHEAD` past it): parses no
+   * further than that when the text there was not parsed yet. Nodes past that point may be missing or cut short.
+   */
+  treeUpTo(offset: number): Tree {
+    const length = this.buffer.getLength()
+    const target = Math.min(length, offset + LOOK_AHEAD)
+    if (!this.stale && this.tree && this.parsedTo >= target) return this.tree
+    const parse = this.parser.startParse(new BufferInput(this.buffer), this.fragments)
+    const partial = target < length
+    if (partial) parse.stopAt(target)
+    let tree: Tree | null = null
+    while (tree === null) tree = parse.advance()
+    this.tree = tree
+    this.parsedTo = partial ? Math.min(length, parse.stoppedAt ?? length) : length
+    this.partial = partial
+    this.fragments = TreeFragment.addTree(tree, this.fragments, partial)
+    this.stale = false
+    return tree
   }
 
   /** Whether the next `getTree()` has to parse. */
   isStale(): boolean {
-    return this.stale
+    return this.stale || this.partial
   }
 
   destroy(): void {

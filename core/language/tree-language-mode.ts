@@ -45,6 +45,10 @@ export class TreeLanguageMode implements LanguageMode {
     return this.syntax.getTree()
   }
 
+  syntaxTreeUpTo(offset: number): Tree {
+    return this.syntax.treeUpTo(offset)
+  }
+
   getSyntaxFolds(): SyntaxFolds | null {
     if (this.spec.foldsByIndentation) return null
     this.folds ??= new SyntaxFolds(this.buffer, () => this.syntax.getTree())
@@ -103,8 +107,9 @@ export class TreeLanguageMode implements LanguageMode {
     const point = this.buffer.clipPosition(position)
     const lineLength = this.buffer.lineLengthForRow(point.row)
     const offset = this.buffer.characterIndexForPosition(point)
-    if (lineLength === 0) return resolveOffset(this.spec, this.syntax.getTree(), this.reader, offset, 0)
-    return resolveOffset(this.spec, this.syntax.getTree(), this.reader, point.column >= lineLength ? offset - 1 : offset, 1)
+    const tree = this.syntax.treeUpTo(offset + 1)
+    if (lineLength === 0) return resolveOffset(this.spec, tree, this.reader, offset, 0)
+    return resolveOffset(this.spec, tree, this.reader, point.column >= lineLength ? offset - 1 : offset, 1)
   }
 
   /** A row's first non-blank character; for a blank row, what encloses its start. */
@@ -112,7 +117,7 @@ export class TreeLanguageMode implements LanguageMode {
     const line = this.buffer.lineForRow(row) ?? ''
     const rowStart = this.buffer.characterIndexForPosition([row, 0])
     const first = line.search(NON_WHITESPACE)
-    const tree = this.syntax.getTree()
+    const tree = this.syntax.treeUpTo(rowStart + line.length)
     if (first === -1) return resolveOffset(this.spec, tree, this.reader, rowStart, line.length === 0 ? 0 : 1)
     return resolveOffset(this.spec, tree, this.reader, rowStart + first, 1)
   }
@@ -129,7 +134,7 @@ export class TreeLanguageMode implements LanguageMode {
     const rowStart = this.buffer.characterIndexForPosition([row, 0])
     const rowEnd = rowStart + line.length
     const blanks: [number, number][] = []
-    this.syntax.getTree().iterate({
+    this.syntax.treeUpTo(rowEnd).iterate({
       from: rowStart,
       to: rowEnd,
       enter: (node) => {

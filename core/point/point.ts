@@ -45,6 +45,11 @@ export class Point {
     return pa.isGreaterThanOrEqual(pb) ? pa : pb
   }
 
+  /** Throws Atom's `Invalid Point: (row, column)` TypeError when a coordinate is NaN (Infinity is valid: it clips). */
+  static assertValid(point: Point): void {
+    if (Number.isNaN(point.row) || Number.isNaN(point.column)) throw new TypeError(`Invalid Point: ${point.toString()}`)
+  }
+
   static isPointLike(object: unknown): object is PointLike {
     if (object instanceof Point) return true
     if (Array.isArray(object)) return typeof object[0] === 'number' && (object.length === 1 || (object.length === 2 && typeof object[1] === 'number'))

@@ -59,8 +59,11 @@ export interface CursorState {
  * queries are the pure functions of `core/motions`. A peer's cursor has a host that refuses changes.
  */
 export class Cursor implements MoveMethods {
+  /** What the cursor reads: the buffer, the display layer, the editor's settings and language. */
   readonly editor: SelectionContext
+  /** The marker whose head the cursor is. */
   readonly marker: DisplayMarker
+  /** The selection this cursor is the head of. */
   readonly selection: Selection
 
   constructor(

@@ -47,12 +47,19 @@ let nextSelectionId = 0
  * the host, which for a peer's selection refuses: peers' selections are read-only by construction.
  */
 export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
+  /** A number unique among the selections of this process. */
   readonly id = nextSelectionId++
+  /** The cursor at the selection's head. */
   readonly cursor: Cursor
+  /** The marker whose range the selection is. */
   readonly marker: DisplayMarker
+  /** What the selection reads: the buffer, the display layer, the editor's settings and language. */
   readonly editor: SelectionContext
+  /** Set once the selection is destroyed. */
   destroyed = false
+  /** Set by a double click: extending selects whole words. */
   wordwise = false
+  /** Set by a triple click: extending selects whole lines. */
   linewise = false
   private initialScreenRange: Range | null = null
   private goalScreenRange: Range | null = null
@@ -182,8 +189,7 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
   // Modifying the selected range
 
   /** Collapses the selection onto its cursor. */
-  clear(options: { autoscroll?: boolean } = {}): void {
-    void options
+  clear(_options: { autoscroll?: boolean } = {}): void {
     this.host.change('selection', 'clear', () => {
       this.goalScreenRange = null
       if (!this.retainSelection) this.marker.clearTail()
@@ -518,7 +524,6 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
   }
 
   // What a selection answers from its marker unchanged.
-
   /** The selected range in screen coordinates. */
   getScreenRange(): Range { return this.marker.getScreenRange() }
   /** The selected range in buffer coordinates. */
@@ -535,7 +540,6 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
   isReversed(): boolean { return this.marker.isReversed() }
 
   // Atom's names for selecting and deleting by a motion: each runs `selectBy` or `deleteBy` with its row of the motion table.
-
   /** Extends the selection's head up `rowCount` screen rows (default 1), keeping the goal column. */
   selectUp(rowCount?: number): void { this.selectBy(MOTIONS.moveUp, rowCount ?? 1) }
   /** Extends the selection's head down `rowCount` screen rows (default 1), keeping the goal column. */

@@ -32,7 +32,7 @@ describe('TextBuffer', () => {
     expect(buffer.clipPosition([1, 1])).toEqual(new Point(1, 0))
     expect(buffer.clipPosition([-1, 5])).toEqual(new Point(0, 0))
     expect(buffer.clipPosition([9, 0])).toEqual(new Point(1, 3))
-    expect(buffer.clipPosition([NaN, NaN])).toEqual(new Point(0, 0))
+    expect(() => buffer.clipPosition([NaN, NaN])).toThrow('Invalid Point: (NaN, NaN)')
     expect(buffer.clipPosition([0, Infinity])).toEqual(new Point(0, 2))
     expect(buffer.positionForCharacterIndex(3)).toEqual(new Point(0, 2))
     expect(buffer.positionForCharacterIndex(5)).toEqual(new Point(1, 0))

@@ -46,7 +46,9 @@ describe('soft wrap', () => {
   it('never splits a surrogate pair, and counts a wide emoji as two', () => {
     expect(screenLines(layerFor('𝐀𝐀𝐀', { softWrapped: true, editorWidthInChars: 1 }).layer)).toEqual(['𝐀', '𝐀', '𝐀'])
     expect(screenLines(layerFor('𝐀𝐀𝐀', { softWrapped: true, editorWidthInChars: 2 }).layer)).toEqual(['𝐀𝐀', '𝐀'])
-    expect(screenLines(layerFor('😀😀', { softWrapped: true, editorWidthInChars: 3 }).layer)).toEqual(['😀', '😀'])
+    expect(screenLines(layerFor('😀😀', { softWrapped: true, editorWidthInChars: 2 }).layer)).toEqual(['😀', '😀'])
+    // One that starts before the wrap column and reaches past it stays on its row, as in Atom.
+    expect(screenLines(layerFor('😀😀😀', { softWrapped: true, editorWidthInChars: 3 }).layer)).toEqual(['😀😀', '😀'])
   })
 
   it('expands a tab after a break from its new column', () => {

@@ -60,3 +60,40 @@ describe('toggleLineComments on an empty line', () => {
     expect(marked(editor)).toBe('# |\nx = 1\n# |')
   })
 })
+
+describe('deleteRows with a row range wholly outside the buffer', () => {
+  it('deletes nothing and answers an empty range at the nearer end, as Atom', () => {
+    const editor = editorWith('a\nb\nc')
+    const buffer = editor.getBuffer()
+    expect(buffer.deleteRows(5, 7)).toEqual(new Range([2, 1], [2, 1]))
+    expect(buffer.deleteRows(-3, -1)).toEqual(new Range([0, 0], [0, 0]))
+    expect(buffer.deleteRows(-1, -3)).toEqual(new Range([0, 0], [0, 0]))
+    expect(editor.getText()).toBe('a\nb\nc')
+  })
+
+  it('still deletes the part of a range that reaches into the buffer', () => {
+    const editor = editorWith('a\nb\nc')
+    editor.getBuffer().deleteRows(-2, 0)
+    expect(editor.getText()).toBe('b\nc')
+    editor.getBuffer().deleteRows(1, 9)
+    expect(editor.getText()).toBe('b')
+  })
+})
+
+describe('clipping a point with a NaN coordinate', () => {
+  it("throws Atom's Invalid Point error, from the buffer and the editor, and changes nothing", () => {
+    const editor = editorWith('ab|c\nd')
+    expect(() => editor.getBuffer().clipPosition([NaN, 1])).toThrowError(new TypeError('Invalid Point: (NaN, 1)'))
+    expect(() => editor.clipBufferPosition([0, NaN])).toThrowError(new TypeError('Invalid Point: (0, NaN)'))
+    expect(() => editor.getBuffer().clipRange([[0, 0], [NaN, 0]])).toThrowError('Invalid Point')
+    expect(() => editor.setCursorBufferPosition([NaN, 0])).toThrowError('Invalid Point')
+    expect(marked(editor)).toBe('ab|c\nd')
+  })
+
+  it('still clips infinite coordinates', () => {
+    const editor = editorWith('abc\nd')
+    expect(editor.clipBufferPosition([Infinity, 0])).toEqual(new Point(1, 1))
+    expect(editor.clipBufferPosition([0, Infinity])).toEqual(new Point(0, 3))
+    expect(editor.clipBufferPosition([-Infinity, 2])).toEqual(new Point(0, 0))
+  })
+})

@@ -145,7 +145,10 @@ describe('cursor movement', () => {
     const editor = editorWith('ab\ncd')
     editor.setCursorBufferPosition([9, 9])
     expect(editor.getCursorBufferPosition()).toEqual(new Point(1, 2))
-    editor.setCursorBufferPosition([-3, NaN])
+    editor.setCursorBufferPosition([-3, Infinity])
+    expect(editor.getCursorBufferPosition()).toEqual(new Point(0, 0))
+    // NaN is no position: Atom's `Invalid Point` error, the cursor stays.
+    expect(() => editor.setCursorBufferPosition([-3, NaN])).toThrow('Invalid Point: (-3, NaN)')
     expect(editor.getCursorBufferPosition()).toEqual(new Point(0, 0))
     expect(() => editor.setCursorBufferPosition('x' as never)).toThrow(/bufferPosition/)
   })

@@ -116,6 +116,34 @@ describe('duplicateLines', () => {
     expect(editor.getCursorBufferPosition().toArray()).toEqual([3, 3])
   })
 
+  it('leaves alone the row a selection ends on at column 0, and a fold on it, as moveLineUp does', () => {
+    const editor = editorWith('a\nb\nc {\n d\n}\ne')
+    editor.foldBufferRange([[2, 0], [4, 1]])
+    editor.setSelectedBufferRange([[0, 0], [2, 0]], { preserveFolds: true })
+    editor.duplicateLines()
+    expect(editor.getText()).toBe('a\nb\na\nb\nc {\n d\n}\ne')
+    expect(editor.getSelectedBufferRange().toString()).toBe('[(2, 0) - (4, 0)]')
+    expect(editor.getDisplayLayer().foldsIntersectingBufferRange([[0, 0], [9, 0]]).map((fold) => fold.range.toString())).toEqual(['[(4, 0) - (6, 1)]'])
+    expect(screen(editor)).toBe('a / b / a / b / ⋯ / e')
+  })
+
+  it('copies the folds inside the copied lines, and not one that only reaches their first row', () => {
+    const editor = editorWith('a {\n  b\n}\nc {\n  d\n}\ne')
+    editor.foldBufferRange([[0, 3], [2, 0]])
+    editor.foldBufferRange([[3, 3], [5, 1]])
+    editor.setSelectedBufferRange([[0, 0], [6, 0]], { preserveFolds: true })
+    editor.duplicateLines()
+    expect(editor.getText()).toBe('a {\n  b\n}\nc {\n  d\n}\na {\n  b\n}\nc {\n  d\n}\ne')
+    const folds = () => editor.getDisplayLayer().foldsIntersectingBufferRange([[0, 0], [99, 0]]).map((fold) => fold.range.toString())
+    expect(folds()).toEqual(['[(0, 3) - (2, 0)]', '[(3, 3) - (5, 1)]', '[(6, 3) - (8, 0)]', '[(9, 3) - (11, 1)]'])
+    const touching = editorWith('a {\n b\n}\nc\nd')
+    touching.foldBufferRange([[0, 3], [2, 0]])
+    touching.setSelectedBufferRange([[2, 0], [3, 1]], { preserveFolds: true })
+    touching.duplicateLines()
+    expect(touching.getText()).toBe('a {\n b\n}\nc\n}\nc\nd')
+    expect(touching.getDisplayLayer().foldsIntersectingBufferRange([[0, 0], [99, 0]]).map((fold) => fold.range.toString())).toEqual(['[(0, 3) - (2, 0)]'])
+  })
+
   it('is one undo step and refused when read-only', () => {
     const editor = editorWith('a|\nb|')
     editor.duplicateLines()

@@ -182,3 +182,45 @@ describe('incremental parse equals a fresh parse after random edits', () => {
     }
   })
 })
+
+describe('IncrementalSyntaxTree, lazily', () => {
+  const bigText = (blocks: number) => Array.from({ length: blocks }, (_, i) => `function f${i}(a, b) {\n  // note ${i}\n  return \`${i}\` + (a, b) => a\n}`).join('\n')
+
+  it('parses only up to what a query needs, then on from there; the whole tree when asked for it', () => {
+    const buffer = new TextBuffer({ text: bigText(4000) })
+    const syntax = new IncrementalSyntaxTree(buffer, javascriptParser)
+    const top = syntax.treeUpTo(10)
+    expect(top.length).toBeLessThan(buffer.getLength() / 4)
+    expect(syntax.isStale()).toBe(true)
+    const middle = Math.floor(buffer.getLength() / 2)
+    expect(syntax.treeUpTo(middle).length).toBeGreaterThan(middle)
+    const full = syntax.getTree()
+    expect(full.length).toBe(buffer.getLength())
+    expect(syntax.isStale()).toBe(false)
+    expect(shape(full)).toBe(shape(javascriptParser.parse(buffer.getText())))
+  })
+
+  it('answers scopes, indentation and comments near the top as a full parse does, after edits too', () => {
+    const buffer = new TextBuffer({ text: bigText(4000) })
+    const lazy = createLanguageMode('javascript', buffer)
+    const eager = createLanguageMode('javascript', buffer)
+    eager.getSyntaxTree()
+    const check = () => {
+      for (let row = 0; row < 40; row++) {
+        for (const column of [0, 3, 9, 14, 20]) {
+          expect(lazy.scopeDescriptorForPosition([row, column]).getScopesArray(), `${row}:${column}`).toEqual(eager.scopeDescriptorForPosition([row, column]).getScopesArray())
+        }
+        expect(lazy.suggestedIndentForBufferRow(row, { tabLength: 2 })).toBe(eager.suggestedIndentForBufferRow(row, { tabLength: 2 }))
+        expect(lazy.commentStringsForPosition([row, 2])).toEqual(eager.commentStringsForPosition([row, 2]))
+        expect(lazy.isRowCommented(row)).toBe(eager.isRowCommented(row))
+      }
+    }
+    check()
+    buffer.insert([2, 0], '/* ')
+    buffer.insert([6, 0], ' */')
+    check()
+    expect(lazy.getSyntaxTree()!.length).toBe(buffer.getLength())
+    lazy.destroy()
+    eager.destroy()
+  })
+})
