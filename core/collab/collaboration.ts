@@ -118,9 +118,9 @@ export class Collaboration {
       // Adding or removing a selection (a merge after a peer's edit too) is news peers cannot infer.
       host.onDidAddSelection(() => this.markDirty()),
       host.onDidRemoveSelection(() => this.markDirty()),
-      host.buffer.addChangeHook((event) => this.changeApplied(event)),
-      // Runs after the markers' hook, which reports our selections' moves for this change.
-      host.buffer.addAfterChangeHook(() => {
+      host.buffer.addChangeHook('collaboration', (event) => this.changeApplied(event)),
+      // The markers' stage comes before ours: it has reported our selections' moves for this change.
+      host.buffer.addAfterChangeHook('collaboration', () => {
         this.applyingRemote = false
       }),
     )

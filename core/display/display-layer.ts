@@ -112,14 +112,14 @@ export class DisplayLayer {
     this.layout.layOutEverything()
     // The buffer mirrors its own edits one by one inside a transaction; the layout follows each at
     // once, but views hear about the whole transaction once, when it ends.
-    this.hook = buffer.addChangeHook((event) => {
+    this.hook = buffer.addChangeHook('display', (event) => {
       if (this.destroyed) return
       const patch = this.layout.applyBufferChange(event)
       if (patch.isEmpty()) return
       this.pendingPatch ??= new ScreenPatch()
       for (const { start, oldCount, newCount } of patch.changes()) this.pendingPatch.splice(start, oldCount, newCount)
     })
-    this.afterHook = buffer.addAfterChangeHook(() => {
+    this.afterHook = buffer.addAfterChangeHook('display', () => {
       const pending = this.pendingPatch
       this.pendingPatch = null
       if (pending && !this.destroyed) this.emit(pending)

@@ -1,6 +1,6 @@
 import * as Y from 'yjs'
 import type { Awareness } from 'y-protocols/awareness'
-import { TextBuffer } from '../buffer/text-buffer.ts'
+import { TextBuffer, type Schedule } from '../buffer/text-buffer.ts'
 import { DisplayLayer, type ClipOptions } from '../display/display-layer.ts'
 import { MarkerLayer } from '../anchors/marker-layer.ts'
 import { Emitter } from '../events/emitter.ts'
@@ -48,6 +48,12 @@ export interface TextEditorOptions {
   rowsPerPage?: number
   /** Where warnings go (a peer's malformed awareness state); default `console.warn`. */
   logger?: Logger
+  /** The environment's timer for `onDidStopChanging` (see TextBuffer's `schedule`); without one it never fires. */
+  schedule?: Schedule
+  /** How long changes must pause before `onDidStopChanging`; default 300 ms. */
+  stoppedChangingDelay?: number
+  /** Milliseconds since the epoch for each change set's `time`; default `Date.now`. */
+  clock?: () => number
 }
 
 /** Queries the editor answers from its buffer, display layer and marker layer unchanged. */
@@ -109,7 +115,7 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     checkOptions(options)
     this.doc = options.doc ?? new Y.Doc()
     const ytext = this.doc.getText(options.textName ?? 'text')
-    this.buffer = new TextBuffer({ ytext, origin })
+    this.buffer = new TextBuffer({ ytext, origin, ...bufferTiming(options) })
     if (options.text !== undefined && options.text !== '') this.buffer.setText(options.text)
     this.displayLayer = new DisplayLayer(this.buffer, {
       tabLength: options.tabLength ?? 2,
@@ -537,6 +543,15 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     defineSubscriptions(EditorModel.prototype, (editor) => editor.emitter, SUBSCRIPTIONS)
   }
 
+}
+
+/** The buffer's clock, timer and delay, as given (absent ones keep the buffer's defaults). */
+function bufferTiming({ clock, schedule, stoppedChangingDelay }: TextEditorOptions): { clock?: () => number; schedule?: Schedule; stoppedChangingDelay?: number } {
+  return {
+    ...(clock === undefined ? {} : { clock }),
+    ...(schedule === undefined ? {} : { schedule }),
+    ...(stoppedChangingDelay === undefined ? {} : { stoppedChangingDelay }),
+  }
 }
 
 function checkOptions(options: TextEditorOptions): void {

@@ -84,7 +84,7 @@ export class History {
       const selections = stackItem.meta.get(type === 'undo' ? BEFORE : AFTER) as AnchoredSelection[] | undefined
       if (selections && !this.restoring) this.restore(selections)
     })
-    this.changeHook = host.buffer.addChangeHook(({ changes }) => {
+    this.changeHook = host.buffer.addChangeHook('history', ({ changes }) => {
       const offsets = this.pendingAfter?.offsets
       if (!offsets) return
       for (const { startOffset, oldLength, newLength } of changes) {

@@ -392,6 +392,15 @@ export class TextEditor {
     return this.buffer.onDidChangeText(callback)
   }
 
+  /**
+   * Atom's `onDidStopChanging`: once changes pause for `stoppedChangingDelay` ms (default 300), one call
+   * with every change since the last one composed into one `ChangeSet`. `core/` keeps no timer: it waits
+   * on the `schedule` option (the page passes one built on `setTimeout`); without one it never fires.
+   */
+  onDidStopChanging(callback: (changes: ChangeSet) => void): Disposable {
+    return this.buffer.onDidStopChanging(callback)
+  }
+
   // Collaboration
 
   /** Every other awareness client with a state (none without an awareness). */

@@ -18,7 +18,7 @@ export class IncrementalSyntaxTree {
     private readonly buffer: TextBuffer,
     private readonly parser: Parser,
   ) {
-    this.subscription = buffer.addChangeHook((event) => this.bufferDidChange(event.changes))
+    this.subscription = buffer.addChangeHook('language', (event) => this.bufferDidChange(event.changes))
   }
 
   /** The tree of the current text, parsing what changed since the last call. */
