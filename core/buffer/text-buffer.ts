@@ -25,11 +25,11 @@ export interface TextBufferOptions {
   /** The transaction origin of this buffer's own edits. */
   origin?: unknown
   /** Milliseconds since the epoch for each change set's `time`. Default: `Date.now`. */
-  clock?: () => number
+  clock?: (() => number) | undefined
   /** The environment's timer, which `onDidStopChanging` waits with; without one that event never fires. */
-  schedule?: Schedule
+  schedule?: Schedule | undefined
   /** How long changes must pause before `onDidStopChanging` (Atom's default: 300 ms). */
-  stoppedChangingDelay?: number
+  stoppedChangingDelay?: number | undefined
 }
 
 interface BufferEvents {

@@ -1,6 +1,7 @@
 import type * as Y from 'yjs'
 import type { Awareness } from 'y-protocols/awareness'
 import type { BufferChangeEvent, TextBuffer } from '../buffer/text-buffer.ts'
+import { isTransacting } from '../buffer/yjs-internals.ts'
 import { mapOffset } from '../anchors/offset-mapping.ts'
 import type { DisplayMarker } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
@@ -150,7 +151,7 @@ export class Collaboration {
 
   /** Publishes the selections if they changed and no operation or transaction is still running. */
   flush(): void {
-    if (!this.dirty || this.destroyed || this.host.buffer.doc._transaction !== null || this.host.isBatching()) return
+    if (!this.dirty || this.destroyed || isTransacting(this.host.buffer.doc) || this.host.isBatching()) return
     this.dirty = false
     try {
       this.publish()

@@ -21,7 +21,7 @@ import type { Logger } from '../collab/collaboration.ts'
 import { Clipboard } from './clipboard.ts'
 import type { EditorEvents } from './editor-events.ts'
 import { History } from './history.ts'
-import { type MergeRule, OperationScope, UNTRACKED } from './operation.ts'
+import { type MergeRule, OperationScope } from './operation.ts'
 import { SelectionList } from './selection-list.ts'
 import { buildIndentString, indentLevelForLine } from '../language/indentation.ts'
 
@@ -115,7 +115,8 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     checkOptions(options)
     this.doc = options.doc ?? new Y.Doc()
     const ytext = this.doc.getText(options.textName ?? 'text')
-    this.buffer = new TextBuffer({ ytext, origin, ...bufferTiming(options) })
+    const { clock, schedule, stoppedChangingDelay } = options
+    this.buffer = new TextBuffer({ ytext, origin, clock, schedule, stoppedChangingDelay })
     if (options.text !== undefined && options.text !== '') this.buffer.setText(options.text)
     this.displayLayer = new DisplayLayer(this.buffer, {
       tabLength: options.tabLength ?? 2,
@@ -203,11 +204,10 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     return this.clipboard
   }
 
-  /** Internal: the buffer edit every selection makes; `undo: 'skip'` outside a transaction keeps it out of the history. */
+  /** Internal: the buffer edit every selection makes (inside the write's transaction, which `undo: 'skip'` joins to the previous step). */
   setBufferTextInRange(range: RangeLike, text: string, options: { normalizeLineEndings?: boolean; undo?: 'skip' } = {}): Range {
-    const bufferOptions: { normalizeLineEndings?: boolean; origin?: unknown } = {}
+    const bufferOptions: { normalizeLineEndings?: boolean } = {}
     if (options.normalizeLineEndings !== undefined) bufferOptions.normalizeLineEndings = options.normalizeLineEndings
-    if (options.undo === 'skip' && !this.scope.isTransacting()) bufferOptions.origin = UNTRACKED
     return this.buffer.setTextInRange(range, text, bufferOptions)
   }
 
@@ -543,15 +543,6 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     defineSubscriptions(EditorModel.prototype, (editor) => editor.emitter, SUBSCRIPTIONS)
   }
 
-}
-
-/** The buffer's clock, timer and delay, as given (absent ones keep the buffer's defaults). */
-function bufferTiming({ clock, schedule, stoppedChangingDelay }: TextEditorOptions): { clock?: () => number; schedule?: Schedule; stoppedChangingDelay?: number } {
-  return {
-    ...(clock === undefined ? {} : { clock }),
-    ...(schedule === undefined ? {} : { schedule }),
-    ...(stoppedChangingDelay === undefined ? {} : { stoppedChangingDelay }),
-  }
 }
 
 function checkOptions(options: TextEditorOptions): void {
