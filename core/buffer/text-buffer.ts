@@ -86,6 +86,7 @@ export class TextBuffer {
     if (options.text !== undefined && options.text !== '') this.setText(options.text)
   }
 
+  /** Stops following the Y.Text and releases every listener; the Y.Text itself is left alone. */
   destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
@@ -96,28 +97,34 @@ export class TextBuffer {
     this.pipeline.clear()
   }
 
+  /** Whether `destroy` was called. */
   isDestroyed(): boolean {
     return this.destroyed
   }
 
   // Reading
 
+  /** The whole text. */
   getText(): string {
     return this.index.getText()
   }
 
+  /** The length of the text in UTF-16 code units. */
   getLength(): number {
     return this.index.length
   }
 
+  /** The number of rows (at least 1: an empty text has one empty row). */
   getLineCount(): number {
     return this.index.lineCount
   }
 
+  /** The last row. */
   getLastRow(): number {
     return this.index.lineCount - 1
   }
 
+  /** Whether the text is empty. */
   isEmpty(): boolean {
     return this.index.length === 0
   }
@@ -129,6 +136,7 @@ export class TextBuffer {
     return line.slice(0, line.length - endingLength(line))
   }
 
+  /** The length of a row's text, without its line ending (0 beyond the last row). */
   lineLengthForRow(row: number): number {
     return this.lineForRow(row)?.length ?? 0
   }
@@ -140,33 +148,40 @@ export class TextBuffer {
     return line.slice(line.length - endingLength(line))
   }
 
+  /** Every row's text, without line endings. */
   getLines(): string[] {
     return this.index.linesWithEndings(0, this.index.lineCount).map((line) => line.slice(0, line.length - endingLength(line)))
   }
 
+  /** Whether a row holds only whitespace. */
   isRowBlank(row: number): boolean {
     return !/\S/.test(this.lineForRow(row) ?? '')
   }
 
+  /** The nearest row before `startRow` with non-whitespace text, or null. */
   previousNonBlankRow(startRow: number): number | null {
     for (let row = Math.min(startRow, this.getLastRow() + 1) - 1; row >= 0; row--) if (!this.isRowBlank(row)) return row
     return null
   }
 
+  /** The nearest row after `startRow` with non-whitespace text, or null. */
   nextNonBlankRow(startRow: number): number | null {
     for (let row = startRow + 1; row <= this.getLastRow(); row++) if (!this.isRowBlank(row)) return row
     return null
   }
 
+  /** The position at the end of the text. */
   getEndPosition(): Point {
     const lastRow = this.getLastRow()
     return new Point(lastRow, this.lineLengthForRow(lastRow))
   }
 
+  /** The range of the whole text. */
   getRange(): Range {
     return new Range(Point.ZERO, this.getEndPosition())
   }
 
+  /** The offset of the end of the text. */
   getMaxCharacterIndex(): number {
     return this.index.length
   }
@@ -178,6 +193,7 @@ export class TextBuffer {
     return new Range([clipped, 0], [clipped, this.lineLengthForRow(clipped)])
   }
 
+  /** The text in a range (clipped to the text). */
   getTextInRange(range: RangeLike): string {
     const { start, end } = this.clipRange(range)
     return this.index.textBetween(this.offsetForPoint(start), this.offsetForPoint(end))
@@ -206,6 +222,7 @@ export class TextBuffer {
     return new Point(clippedRow, clippedColumn)
   }
 
+  /** The range between the nearest valid positions of its ends. */
   clipRange(range: RangeLike): Range {
     const r = Range.fromObject(range, false, 'range')
     const start = this.clipPosition(r.start)
@@ -213,6 +230,7 @@ export class TextBuffer {
     return start === r.start && end === r.end ? r : new Range(start, end)
   }
 
+  /** The offset of a position (clipped first). */
   characterIndexForPosition(position: PointLike): number {
     const point = position instanceof Point ? position : Point.fromObject(position, false, 'position')
     const row = toFiniteNumber(point.row)
@@ -224,6 +242,7 @@ export class TextBuffer {
     return offset + clipColumn(line, column, 'backward', contentLength(line, column))
   }
 
+  /** The position of an offset (clipped to the text). */
   positionForCharacterIndex(offset: number): Point {
     const n = toFiniteNumber(offset)
     const clamped = Math.max(0, Math.min(this.index.length, Math.floor(n)))
@@ -285,19 +304,23 @@ export class TextBuffer {
     return Range.fromText(start, text)
   }
 
+  /** Inserts text at a position; returns the inserted range. */
   insert(position: PointLike, text: string, options: { normalizeLineEndings?: boolean } = {}): Range {
     const point = this.clipPosition(position)
     return this.setTextInRange(new Range(point, point), text, options)
   }
 
+  /** Inserts text at the end; returns the inserted range. */
   append(text: string, options: { normalizeLineEndings?: boolean } = {}): Range {
     return this.insert(this.getEndPosition(), text, options)
   }
 
+  /** Deletes the text in a range; returns the (empty) range where it was. */
   delete(range: RangeLike): Range {
     return this.setTextInRange(range, '')
   }
 
+  /** Deletes a row with its line ending. */
   deleteRow(row: number): Range {
     return this.deleteRows(row, row)
   }
@@ -323,6 +346,7 @@ export class TextBuffer {
 
   // Events
 
+  /** Calls back after every change of the text, local or remote, with its old and new range and text. */
   onDidChange(callback: (event: BufferChangeEvent) => void): Disposable {
     return this.emitter.on('did-change', callback)
   }
