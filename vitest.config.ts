@@ -1,7 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
- * Two projects: the unit tests (everything under test/ except the browser tests, fast, in parallel)
+ * Three projects: the unit tests (everything under test/ except the browser tests, fast, in parallel),
+ * the Yjs conformance test against the oldest Yjs the peer range allows (`yjs` resolved to `yjs-oldest`),
  * and the web page's browser tests (test/web/browser: a real server and Debian's Chromium, one file
  * at a time, with timeouts that allow for a cold browser start on a loaded 2-core machine).
  */
@@ -14,6 +15,16 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/web/browser/**'],
+        },
+      },
+      {
+        // The Yjs conformance test again, with \`yjs\` resolved to 13.6.0: the oldest release the peer range allows.
+        extends: true,
+        resolve: { alias: { yjs: 'yjs-oldest' } },
+        test: {
+          name: 'yjs-oldest',
+          include: ['test/buffer/yjs-conformance.test.ts'],
+          env: { COTEXT_YJS: 'yjs 13.6.0' },
         },
       },
       {

@@ -2,13 +2,15 @@
  * Typing with 10 local cursors in an editor that shows 50 peers x 10 selections, on a 1 MB document
  * fragmented by 100,000 random single-character inserts, for 15 rounds of 1,000 keystrokes (the
  * cursors' lines grow by 1,000 characters a round), against the same inserts on a bare Y.Text in the
- * same round. Targets: <= 3x bare in every round; the last rounds <= 1.5x the first. Each round also
- * prints the bytes allocated per keystroke.
+ * same round, and against CodeMirror 6's EditorState typing at the same 10 cursors
+ * (`state.update(state.replaceSelection(key))`), interleaved slice by slice. Targets: <= 3x bare in every
+ * round, <= 1.0x CodeMirror, bytes allocated per keystroke <= 2x bare; the last rounds <= 1.5x the first.
  * Then: what re-resolving every remote position after a keystroke would cost (what y-codemirror.next
  * does per view update), and a peer's keystroke arriving (its doc update, then its cursor, resolved once).
  * Run: npx tsx bench/collab-keystroke.bench.ts
  */
 import * as Y from 'yjs'
+import { EditorSelection, EditorState } from '@codemirror/state'
 import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness'
 import { TextEditor } from '../core/editor/text-editor.ts'
 import { docFrom, fragmentedUpdate, peerUpdates, prng } from './documents.ts'
@@ -48,9 +50,19 @@ if (editor.getCursors().length !== LOCAL_CURSORS) throw new Error('expected 10 l
 const bareText = docFrom(update).getText('text')
 const bareOffsets = offsets.map((offset) => buffer.characterIndexForPosition(buffer.positionForCharacterIndex(offset)))
 
+// CodeMirror 6's state typing at the same 10 cursors (no view: the model work only, as ours).
+let cmState = EditorState.create({
+  doc: editor.getText(),
+  selection: EditorSelection.create(bareOffsets.map((offset) => EditorSelection.cursor(offset))),
+  extensions: [EditorState.allowMultipleSelections.of(true)],
+})
+
 // Prose without line breaks: every cursor's line grows through the rounds, as typing a long line does.
 const PROSE = 'Pack my box with five dozen liquor jugs; the quick brown fox jumps over the lazy dog. '
 const keys = Array.from({ length: KEYSTROKES }, (_, i) => PROSE[i % PROSE.length]!)
+const codemirror = (from: number) => () => {
+  for (let i = from; i < from + SLICE; i++) cmState = cmState.update(cmState.replaceSelection(keys[i]!)).state
+}
 const SLICES = 10
 const SLICE = KEYSTROKES / SLICES
 let typed = 0
@@ -67,6 +79,8 @@ const bare = (from: number) => () => {
 
 console.log(`collab: ${LOCAL_CURSORS} cursors typing on a fragmented 1 MB doc (${items.toLocaleString('en')} items) with ${remoteCursors} remote selections, rounds of ${KEYSTROKES.toLocaleString('en')} keystrokes:`)
 const ratios: number[] = []
+const cmRatios: number[] = []
+const byteRatios: number[] = []
 const perKeystroke: number[] = []
 for (let round = 0; round < ROUNDS; round++) {
   // Each round is typed in slices of 100 keystrokes, ours and bare alternating which goes first, and
@@ -74,40 +88,51 @@ for (let round = 0; round < ROUNDS; round++) {
   // within seconds, and would otherwise decide a whole round.
   const o = { ms: 0, bytes: 0 }
   const b = { ms: 0, bytes: 0 }
+  const c = { ms: 0, bytes: 0 }
   const sliceRatios: number[] = []
+  const cmSliceRatios: number[] = []
   for (let slice = 0; slice < SLICES; slice++) {
     const from = slice * SLICE
-    let mine: { ms: number; bytes: number }
-    let theirs: { ms: number; bytes: number }
-    if (slice % 2 === 0) {
-      mine = allocation(ours(from))
-      theirs = allocation(bare(from))
-    } else {
-      theirs = allocation(bare(from))
-      mine = allocation(ours(from))
+    // The three take turns at going first.
+    const runs = [ours(from), bare(from), codemirror(from)]
+    const results: { ms: number; bytes: number }[] = []
+    for (let k = 0; k < 3; k++) {
+      const which = (slice + k) % 3
+      results[which] = allocation(runs[which]!)
     }
+    const [mine, theirs, cm] = results as [{ ms: number; bytes: number }, { ms: number; bytes: number }, { ms: number; bytes: number }]
     o.ms += mine.ms
     o.bytes += mine.bytes
     b.ms += theirs.ms
     b.bytes += theirs.bytes
+    c.ms += cm.ms
+    c.bytes += cm.bytes
     sliceRatios.push(mine.ms / theirs.ms)
+    cmSliceRatios.push(mine.ms / cm.ms)
   }
   typed += KEYSTROKES
   const roundRatio = median(sliceRatios)
   ratios.push(roundRatio)
+  cmRatios.push(median(cmSliceRatios))
+  byteRatios.push(o.bytes / b.bytes)
   perKeystroke.push(o.ms / KEYSTROKES)
   console.log(
-    `collab:   round ${String(round + 1).padStart(2)}: ${ratio(roundRatio)} bare Y.Text (median of ${SLICES} slices; ${fmt(o.ms / KEYSTROKES)} vs ${fmt(b.ms / KEYSTROKES)} per keystroke; ` +
-      `${bytes(o.bytes / KEYSTROKES)} vs ${bytes(b.bytes / KEYSTROKES)} allocated per keystroke)`,
+    `collab:   round ${String(round + 1).padStart(2)}: ${ratio(roundRatio)} bare Y.Text, ${ratio(median(cmSliceRatios))} CodeMirror (medians of ${SLICES} slices; ` +
+      `${fmt(o.ms / KEYSTROKES)} vs ${fmt(b.ms / KEYSTROKES)} bare vs ${fmt(c.ms / KEYSTROKES)} CodeMirror per keystroke; ` +
+      `${bytes(o.bytes / KEYSTROKES)} vs ${bytes(b.bytes / KEYSTROKES)} bare allocated per keystroke)`,
   )
 }
 if (editor.getText() !== bareText.toString()) throw new Error('the editor and the bare Y.Text typed different text')
+if (cmState.doc.toString() !== bareText.toString()) throw new Error('CodeMirror and the bare Y.Text typed different text')
 const tail = Math.min(3, ROUNDS)
 const growth = median(perKeystroke.slice(-tail)) / median(perKeystroke.slice(0, tail))
 console.log(
   `collab: keystroke x ${LOCAL_CURSORS} cursors with ${remoteCursors} remote selections: worst round ${ratio(Math.max(...ratios))} bare Y.Text, median ${ratio(median(ratios))} (target <= 3x every round); ` +
     `last ${tail} rounds ${ratio(growth)} the first ${tail} (target <= 1.5x)`,
 )
+console.log(`collab: target <= 3x bare Y.Text in every round: worst ${ratio(Math.max(...ratios))} ${Math.max(...ratios) <= 3 ? 'met' : 'NOT met'}`)
+console.log(`collab: target <= 1.0x CodeMirror's EditorState: median ${ratio(median(cmRatios))}, worst round ${ratio(Math.max(...cmRatios))} ${Math.max(...cmRatios) <= 1 ? 'met' : 'NOT met'}`)
+console.log(`collab: target bytes allocated per keystroke <= 2x bare: median ${ratio(median(byteRatios))} ${median(byteRatios) <= 2 ? 'met' : 'NOT met'}`)
 
 // What a view that re-resolves every remote position per update pays, on top of one insert.
 const resolveDoc = docFrom(update)

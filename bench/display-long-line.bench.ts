@@ -2,9 +2,11 @@
  * A keystroke in the middle of a 1 MB single-line document (minified code) against a keystroke in the
  * middle of an 80-column line of a 1 MB document, with soft wrap off and on (80 columns), through a
  * TextEditor (cursor, layout, markers, history). Target: <= 1.5x. Also prints bytes allocated per
- * keystroke.
+ * keystroke. Then a keystroke at the end of the 1 MB single line against CodeMirror 6's EditorState doing
+ * the same (type a character, delete it), interleaved. Target: <= 2x CodeMirror.
  * Run: npx tsx bench/display-long-line.bench.ts
  */
+import { EditorSelection, EditorState } from '@codemirror/state'
 import { TextEditor } from '../core/editor/text-editor.ts'
 import { allocation, bytes, fmt, median, ratio } from './measure.ts'
 
@@ -61,4 +63,46 @@ for (const softWrapped of [false, true]) {
     `display: keystroke (type and backspace) in a 1 MB single line, soft wrap ${softWrapped ? 'on' : 'off'}: ${ratio(l / s)} an 80-column line (${fmt(l)} vs ${fmt(s)}; ` +
       `${bytes(median(longBytes))} vs ${bytes(median(shortBytes))} allocated per keystroke; target <= 1.5x)`,
   )
+}
+
+// At the end of the 1 MB single line: ours against CodeMirror's EditorState, the model work only.
+{
+  const editor = new TextEditor({ text: minified })
+  editor.setCursorBufferPosition(editor.getEofBufferPosition())
+  let state = EditorState.create({ doc: minified, selection: EditorSelection.cursor(minified.length) })
+  const ours = () => {
+    for (let i = 0; i < KEYSTROKES / 2; i++) {
+      editor.insertText('x')
+      editor.backspace()
+    }
+  }
+  const codemirror = () => {
+    for (let i = 0; i < KEYSTROKES / 2; i++) {
+      state = state.update(state.replaceSelection('x')).state
+      const head = state.selection.main.head
+      state = state.update({ changes: { from: head - 1, to: head } }).state
+    }
+  }
+  ours()
+  codemirror()
+  const ratios: number[] = []
+  const oursTimes: number[] = []
+  const cmTimes: number[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const pair = round % 2 === 0 ? [ours, codemirror] : [codemirror, ours]
+    const ms: number[] = []
+    for (const run of pair) ms.push(allocation(run).ms / KEYSTROKES)
+    const [o, c] = round % 2 === 0 ? [ms[0]!, ms[1]!] : [ms[1]!, ms[0]!]
+    oursTimes.push(o)
+    cmTimes.push(c)
+    ratios.push(o / c)
+  }
+  if (editor.getText() !== state.doc.toString()) throw new Error('the editor and CodeMirror typed different text')
+  console.log(`display: keystroke at the end of a 1 MB single line, per round: ${ratios.map(ratio).join(' ')}`)
+  const worst = Math.max(...ratios)
+  console.log(
+    `display: keystroke at the end of a 1 MB single line: ${ratio(median(ratios))} CodeMirror's EditorState (median of ${ROUNDS} rounds, worst ${ratio(worst)}; ` +
+      `${fmt(median(oursTimes))} vs ${fmt(median(cmTimes))}; target <= 2x ${worst <= 2 ? 'met' : 'NOT met'})`,
+  )
+  editor.destroy()
 }

@@ -2,8 +2,8 @@ import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import type { ClipOptions } from '../display/display-layer.ts'
-import type { MarkerLayer } from './marker-layer.ts'
+import type { ClipOptions, DisplayLayer } from '../display/display-layer.ts'
+import type { TextBuffer } from '../buffer/text-buffer.ts'
 
 export type InvalidationStrategy = 'never' | 'surround' | 'overlap' | 'inside' | 'touch'
 
@@ -47,6 +47,26 @@ interface Snapshot {
 }
 
 /**
+ * The layer a marker belongs to (`MarkerLayer` is the one): the text and layout the marker resolves
+ * against, the layer's queries, and the two calls a marker makes into it. Declared here so that the
+ * marker does not import the layer that creates it.
+ */
+export interface MarkerHome {
+  readonly buffer: TextBuffer
+  readonly display: DisplayLayer
+  markBufferRange(range: RangeLike, options?: MarkerOptions): DisplayMarker
+  markBufferPosition(position: PointLike, options?: MarkerOptions): DisplayMarker
+  markScreenRange(range: RangeLike, options?: MarkerOptions): DisplayMarker
+  markScreenPosition(position: PointLike, options?: MarkerOptions): DisplayMarker
+  getMarkers(): DisplayMarker[]
+  getMarkerCount(): number
+  /** Internal: an offset forced into [0, length]. */
+  clampOffset(offset: number): number
+  /** Internal: called by a marker being destroyed. */
+  forget(marker: DisplayMarker): void
+}
+
+/**
  * A range in the buffer that moves with edits, as Atom's `DisplayMarker`: a head and a tail (equal
  * when it has none), resolved to buffer and screen coordinates on demand. Positions are kept as
  * character offsets because those survive every edit, '\r\n' joins included.
@@ -70,7 +90,7 @@ export class DisplayMarker {
   private cachedTail: Point | null = null
 
   constructor(
-    readonly layer: MarkerLayer,
+    readonly layer: MarkerHome,
     id: number,
     headOffset: number,
     tailOffset: number,

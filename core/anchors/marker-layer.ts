@@ -4,7 +4,7 @@ import type { DisplayLayer } from '../display/display-layer.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import { DisplayMarker, type MarkerOptions } from './display-marker.ts'
+import { DisplayMarker, type MarkerHome, type MarkerOptions } from './display-marker.ts'
 import { mapOffset } from './offset-mapping.ts'
 
 /**
@@ -12,7 +12,7 @@ import { mapOffset } from './offset-mapping.ts'
  * Mapping is O(markers) per change and resolves no position; events are computed only for markers
  * that have listeners, after the buffer's public listeners have run.
  */
-export class MarkerLayer {
+export class MarkerLayer implements MarkerHome {
   private readonly markers = new Set<DisplayMarker>()
   /**
    * Markers of other users' selections, held weakly: a peer's `Selection` (and its marker) lives only
@@ -28,8 +28,8 @@ export class MarkerLayer {
     readonly display: DisplayLayer,
   ) {
     this.subscriptions = [
-      buffer.addChangeHook((event) => this.applyChanges(event)),
-      buffer.addAfterChangeHook(() => this.emitMoves()),
+      buffer.addChangeHook('markers', (event) => this.applyChanges(event)),
+      buffer.addAfterChangeHook('markers', () => this.emitMoves()),
     ]
   }
 

@@ -1,4 +1,5 @@
 import * as Y from 'yjs'
+import { forEachItemOfClient } from './yjs-internals.ts'
 
 /**
  * An order-statistic tree over the items of one Y.Text, by ID.
@@ -263,14 +264,9 @@ export class ContentIndex {
 
   /** Adds the items of this text that `client` created with clocks in [from, to). */
   insertClockRange(client: number, from: number, to: number): void {
-    if (to <= from) return
-    const structs = this.ytext.doc!.store.clients.get(client)
-    if (!structs) return
-    for (let i = Y.findIndexSS(structs, from); i < structs.length; i++) {
-      const struct = structs[i]!
-      if (struct.id.clock >= to) break
-      if (struct instanceof Y.Item && isIndexed(struct, this.ytext)) this.insertItem(struct)
-    }
+    forEachItemOfClient(this.ytext.doc!, client, from, to, (item) => {
+      if (isIndexed(item, this.ytext)) this.insertItem(item)
+    })
   }
 
   private insertItem(item: Y.Item): void {

@@ -9,11 +9,13 @@ import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../
 import { YTextChangeReader, diffChange, rawChangesFromDelta, type RawChange } from './ytext-changes.ts'
 import type { ChangeSet } from './change-set.ts'
 import { TransactionChanges } from './transaction-changes.ts'
+import { ChangePipeline, type ChangeHook, type PipelineStage } from './pipeline.ts'
+import { StopChanging, type Schedule } from './stop-changing.ts'
 
 export type { BufferChangeEvent, TextChange } from './text-change.ts'
 
-/** A synchronous consumer of buffer changes, run before public listeners (markers, display layer). */
-export type ChangeHook = (event: BufferChangeEvent) => void
+export type { ChangeHook, PipelineStage } from './pipeline.ts'
+export type { Schedule } from './stop-changing.ts'
 
 export interface TextBufferOptions {
   /** The shared text. Default: a fresh doc's `getText('text')`. */
@@ -23,12 +25,16 @@ export interface TextBufferOptions {
   /** The transaction origin of this buffer's own edits. */
   origin?: unknown
   /** Milliseconds since the epoch for each change set's `time`. Default: `Date.now`. */
-  clock?: () => number
+  clock?: (() => number) | undefined
+  /** The environment's timer, which `onDidStopChanging` waits with; without one that event never fires. */
+  schedule?: Schedule | undefined
+  /** How long changes must pause before `onDidStopChanging` (Atom's default: 300 ms). */
+  stoppedChangingDelay?: number | undefined
 }
 
 interface BufferEvents {
   'did-change': BufferChangeEvent
-  'did-stop-changing': undefined
+  'did-stop-changing': ChangeSet
   'did-change-text': ChangeSet
 }
 
@@ -46,11 +52,12 @@ export class TextBuffer {
   readonly origin: unknown
   private readonly index: LineIndex
   private readonly emitter = new Emitter<BufferEvents>()
-  private readonly hooks: ChangeHook[] = []
-  private readonly afterHooks: (() => void)[] = []
+  /** The parts that follow the text, in the declared order (pipeline.ts). */
+  private readonly pipeline = new ChangePipeline()
   private readonly changeReader: YTextChangeReader
   /** Each transaction's replacements, made into one change set and announced when it ends. */
   private readonly transactions: TransactionChanges
+  private readonly stopChanging: StopChanging
   /** How many transactions had to be read through Yjs's slow delta (a diagnostic; expected 0). */
   slowReads = 0
   /** Increases with every change of the text; lets callers cache derived values. */
@@ -59,6 +66,9 @@ export class TextBuffer {
   private destroyed = false
 
   constructor(options: TextBufferOptions = {}) {
+    const delay = options.stoppedChangingDelay ?? 300
+    if (!(typeof delay === 'number' && delay >= 0)) throw new TypeError(`stoppedChangingDelay must be a number >= 0; got ${String(delay)}`)
+    if (options.schedule !== undefined && typeof options.schedule !== 'function') throw new TypeError('schedule must be a function (callback, delayMs) => cancel')
     this.ytext = options.ytext ?? new Y.Doc().getText('text')
     if (!this.ytext.doc) throw new Error('TextBuffer needs a Y.Text that belongs to a Y.Doc')
     this.doc = this.ytext.doc
@@ -68,7 +78,12 @@ export class TextBuffer {
     this.observer = (event, transaction) => this.applyYEvent(event, transaction)
     this.ytext.observe(this.observer)
     this.transactions = new TransactionChanges(this.ytext, options.clock ?? Date.now, () => this.index.length, (change) => {
-      if (!this.destroyed) this.emitter.emit('did-change-text', change)
+      if (this.destroyed) return
+      this.stopChanging.changed(change)
+      this.emitter.emit('did-change-text', change)
+    })
+    this.stopChanging = new StopChanging(options.schedule ?? null, delay, () => this.emitter.hasListeners('did-stop-changing'), (changes) => {
+      if (!this.destroyed) this.emitter.emit('did-stop-changing', changes)
     })
     if (options.text !== undefined && options.text !== '') this.setText(options.text)
   }
@@ -79,9 +94,9 @@ export class TextBuffer {
     this.destroyed = true
     this.ytext.unobserve(this.observer)
     this.transactions.destroy()
+    this.stopChanging.dispose()
     this.emitter.dispose()
-    this.hooks.length = 0
-    this.afterHooks.length = 0
+    this.pipeline.clear()
   }
 
   /** Whether `destroy` was called. */
@@ -354,27 +369,29 @@ export class TextBuffer {
   }
 
   /**
-   * Registers a consumer that runs synchronously on every change before the public `onDidChange`
-   * listeners, in registration order, so that markers and layout are current when listeners read them.
+   * Atom's `onDidStopChanging`: once changes pause for `stoppedChangingDelay` ms, one call with every
+   * change since the last call composed into one `ChangeSet`. `core/` keeps no timer: the wait runs on
+   * the `schedule` the buffer was given (the page passes `setTimeout`); without one it never fires.
    */
-  addChangeHook(hook: ChangeHook): Disposable {
-    this.hooks.push(hook)
-    return new Disposable(() => {
-      const i = this.hooks.indexOf(hook)
-      if (i !== -1) this.hooks.splice(i, 1)
-    })
+  onDidStopChanging(callback: (changes: ChangeSet) => void): Disposable {
+    return this.emitter.on('did-stop-changing', callback)
   }
 
   /**
-   * Registers a consumer run after the public listeners, once per transaction (markers emit their
-   * change events here, so a multi-cursor command reports each marker once).
+   * Registers a part that follows every change at its stage of the pipeline (see pipeline.ts): it runs
+   * synchronously on each change, after the stages before it and before the public `onDidChange`
+   * listeners, whatever order the parts registered in.
    */
-  addAfterChangeHook(hook: () => void): Disposable {
-    this.afterHooks.push(hook)
-    return new Disposable(() => {
-      const i = this.afterHooks.indexOf(hook)
-      if (i !== -1) this.afterHooks.splice(i, 1)
-    })
+  addChangeHook(stage: PipelineStage, hook: ChangeHook): Disposable {
+    return this.pipeline.add(stage, hook)
+  }
+
+  /**
+   * Registers a part's step after the public listeners, once per transaction, in pipeline order
+   * (markers emit their change events here, so a multi-cursor command reports each marker once).
+   */
+  addAfterChangeHook(stage: PipelineStage, hook: () => void): Disposable {
+    return this.pipeline.addAfter(stage, hook)
   }
 
   private assertText(text: unknown, name: string): asserts text is string {
@@ -416,7 +433,7 @@ export class TextBuffer {
     if (own !== null) {
       if (this.ytext.length === this.index.length && this.changeReader.indexedLength === this.index.length && this.changeReader.insertedOnlyIn(transaction, own)) {
         this.transactions.finish(transaction)
-        this.runAfterHooks()
+        this.pipeline.runAfter()
         return
       }
       // Something else edited the text inside our transaction: realign with one covering change.
@@ -481,24 +498,12 @@ export class TextBuffer {
     if (changes.length === 0) return
     this.version++
     const bufferEvent: BufferChangeEvent = { changes, origin, local }
-    for (const hook of [...this.hooks]) hook(bufferEvent)
+    this.pipeline.run(bufferEvent)
     try {
       this.emitter.emit('did-change', bufferEvent)
     } finally {
-      if (runAfterHooks) this.runAfterHooks()
+      if (runAfterHooks) this.pipeline.runAfter()
     }
-  }
-
-  private runAfterHooks(): void {
-    let firstError: unknown = null
-    for (const hook of [...this.afterHooks]) {
-      try {
-        hook()
-      } catch (error) {
-        firstError ??= error
-      }
-    }
-    if (firstError !== null) throw firstError
   }
 
   /**

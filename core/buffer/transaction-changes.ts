@@ -1,6 +1,7 @@
 import type * as Y from 'yjs'
 import { ChangeSet, type SequentialEdit } from './change-set.ts'
 import { transactionIds } from './ytext-changes.ts'
+import { forEachNewClockRange } from './yjs-internals.ts'
 
 /** What the buffer notes while a transaction runs, to make its one change set when it ends. */
 export interface TransactionRecord {
@@ -101,6 +102,9 @@ export class TransactionChanges {
  */
 function authorOf(transaction: Y.Transaction, inserted: readonly { client: number }[]): number {
   if (inserted.length > 0) return inserted[0]!.client
-  for (const [client, after] of transaction.afterState) if (after > (transaction.beforeState.get(client) ?? 0)) return client
-  return transaction.local ? transaction.doc.clientID : 0
+  let advanced: number | null = null
+  forEachNewClockRange(transaction, (client) => {
+    advanced ??= client
+  })
+  return advanced ?? (transaction.local ? transaction.doc.clientID : 0)
 }

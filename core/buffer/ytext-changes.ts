@@ -1,6 +1,7 @@
 import * as Y from 'yjs'
 import { ContentIndex } from './content-index.ts'
 import type { IdRange } from './change-set.ts'
+import { clockBefore, forEachDeletedRange, forEachItemOfClient, forEachNewClockRange, itemOfType, wasRedone } from './yjs-internals.ts'
 
 /** One replacement: delete `deleteLength` characters at `offset`, then insert `insertText` there. */
 export interface RawChange {
@@ -91,7 +92,7 @@ export class YTextChangeReader {
   relativePositionAt(offset: number, assoc: number): Y.RelativePosition {
     // The text's name (a root type) or item (a nested one) never changes: found once.
     if (this.typeName === undefined) {
-      const typeItem = this.ytext._item
+      const typeItem = itemOfType(this.ytext)
       this.typeName = typeItem === null ? Y.findRootTypeKey(this.ytext) : null
       this.typeId = typeItem === null ? null : typeItem.id
     }
@@ -111,7 +112,7 @@ export class YTextChangeReader {
     const store = this.ytext.doc!.store
     if (Y.getState(store, id.client) <= id.clock) return null
     const struct = Y.getItem(store, id)
-    if (!(struct instanceof Y.Item) || (followRedone && struct.redone !== null) || struct.parent !== this.ytext || struct.parentSub !== null) {
+    if (!(struct instanceof Y.Item) || (followRedone && wasRedone(struct)) || struct.parent !== this.ytext || struct.parentSub !== null) {
       return undefined
     }
     const before = this.index.offsetOfId(id.client, id.clock)
@@ -136,13 +137,8 @@ export class YTextChangeReader {
 
   /** Adds the transaction's new items to the index and marks its deletions. */
   private indexTransaction(transaction: Y.Transaction): void {
-    for (const [client, after] of transaction.afterState) {
-      const before = transaction.beforeState.get(client) ?? 0
-      if (after > before) this.index.insertClockRange(client, before, after)
-    }
-    for (const [client, ranges] of transaction.deleteSet.clients) {
-      for (const range of ranges) this.index.deleteIds(client, range.clock, range.len)
-    }
+    forEachNewClockRange(transaction, (client, from, to) => this.index.insertClockRange(client, from, to))
+    forEachDeletedRange(transaction, (client, clock, length) => this.index.deleteIds(client, clock, length))
   }
 
   /**
@@ -160,38 +156,23 @@ export class YTextChangeReader {
 
   private insertedItems(transaction: Y.Transaction): Set<Item> {
     const result = new Set<Item>()
-    const store = transaction.doc.store
-    for (const [client, after] of transaction.afterState) {
-      const before = transaction.beforeState.get(client) ?? 0
-      if (after <= before) continue
-      const structs = store.clients.get(client)
-      if (!structs) continue
-      for (let i = Y.findIndexSS(structs, before); i < structs.length; i++) {
-        const struct = structs[i]!
-        if (struct.id.clock >= after) break
-        if (struct instanceof Y.Item && this.isOwnItem(struct) && !struct.deleted) result.add(struct)
-      }
-    }
+    forEachNewClockRange(transaction, (client, from, to) =>
+      forEachItemOfClient(transaction.doc, client, from, to, (item) => {
+        if (this.isOwnItem(item) && !item.deleted) result.add(item)
+      }),
+    )
     return result
   }
 
   private deletedItems(transaction: Y.Transaction): Set<Item> {
     const result = new Set<Item>()
-    const store = transaction.doc.store
-    for (const [client, ranges] of transaction.deleteSet.clients) {
-      const structs = store.clients.get(client)
-      if (!structs) continue
-      const before = transaction.beforeState.get(client) ?? 0
-      for (const range of ranges) {
-        const end = range.clock + range.len
-        for (let i = Y.findIndexSS(structs, range.clock); i < structs.length; i++) {
-          const struct = structs[i]!
-          if (struct.id.clock >= end) break
-          // Items both inserted and deleted by this transaction were never visible: not a change.
-          if (struct instanceof Y.Item && this.isOwnItem(struct) && struct.id.clock < before) result.add(struct)
-        }
-      }
-    }
+    forEachDeletedRange(transaction, (client, clock, length) => {
+      const before = clockBefore(transaction, client)
+      forEachItemOfClient(transaction.doc, client, clock, clock + length, (item) => {
+        // Items both inserted and deleted by this transaction were never visible: not a change.
+        if (this.isOwnItem(item) && item.id.clock < before) result.add(item)
+      })
+    })
     return result
   }
 
@@ -212,7 +193,7 @@ export class YTextChangeReader {
 }
 
 function isNewItem(transaction: Y.Transaction, item: Item): boolean {
-  return item.id.clock >= (transaction.beforeState.get(item.id.client) ?? 0)
+  return item.id.clock >= clockBefore(transaction, item.id.client)
 }
 
 function contentText(item: Item): string {
@@ -232,41 +213,28 @@ export interface TransactionIds {
  * item lies wholly inside or outside a range; ranges are clipped all the same.
  */
 export function transactionIds(ytext: Y.Text, transaction: Y.Transaction): TransactionIds {
-  const store = transaction.doc.store
   const inserted: IdRange[] = []
-  for (const [client, after] of transaction.afterState) {
-    const before = transaction.beforeState.get(client) ?? 0
-    if (after <= before) continue
-    const structs = store.clients.get(client)
-    if (structs) collectIds(ytext, structs, client, before, after, false, inserted)
-  }
+  forEachNewClockRange(transaction, (client, from, to) => collectIds(ytext, transaction.doc, client, from, to, false, inserted))
   const deleted: IdRange[] = []
-  for (const [client, ranges] of transaction.deleteSet.clients) {
-    const structs = store.clients.get(client)
-    if (!structs) continue
+  forEachDeletedRange(transaction, (client, clock, length) => {
     // Items both inserted and deleted by this transaction were never visible: neither list has them.
-    const before = transaction.beforeState.get(client) ?? 0
-    for (const range of ranges) {
-      const end = Math.min(range.clock + range.len, before)
-      if (end > range.clock) collectIds(ytext, structs, client, range.clock, end, true, deleted)
-    }
-  }
+    const end = Math.min(clock + length, clockBefore(transaction, client))
+    if (end > clock) collectIds(ytext, transaction.doc, client, clock, end, true, deleted)
+  })
   return { inserted, deleted }
 }
 
-function collectIds(ytext: Y.Text, structs: (Y.Item | Y.GC)[], client: number, from: number, to: number, deleted: boolean, out: IdRange[]): void {
-  for (let i = Y.findIndexSS(structs, from); i < structs.length; i++) {
-    const struct = structs[i]!
-    const clock = struct.id.clock
-    if (clock >= to) break
-    if (!(struct instanceof Y.Item) || struct.parent !== ytext || struct.parentSub !== null || !struct.countable) continue
-    if (!deleted && struct.deleted) continue
+function collectIds(ytext: Y.Text, doc: Y.Doc, client: number, from: number, to: number, deleted: boolean, out: IdRange[]): void {
+  forEachItemOfClient(doc, client, from, to, (item) => {
+    if (item.parent !== ytext || item.parentSub !== null || !item.countable) return
+    if (!deleted && item.deleted) return
+    const clock = item.id.clock
     const start = Math.max(clock, from)
-    const end = Math.min(clock + struct.length, to)
+    const end = Math.min(clock + item.length, to)
     const last = out[out.length - 1]
     if (last !== undefined && last.client === client && last.clock + last.length === start) out[out.length - 1] = { client, clock: last.clock, length: end - last.clock }
     else out.push({ client, clock: start, length: end - start })
-  }
+  })
 }
 
 /** The slow path: Yjs's own delta walks the whole text, so it is used only if the fast reader fails. */

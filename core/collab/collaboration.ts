@@ -1,6 +1,7 @@
 import type * as Y from 'yjs'
 import type { Awareness } from 'y-protocols/awareness'
 import type { BufferChangeEvent, TextBuffer } from '../buffer/text-buffer.ts'
+import { isTransacting } from '../buffer/yjs-internals.ts'
 import { mapOffset } from '../anchors/offset-mapping.ts'
 import type { DisplayMarker } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
@@ -118,9 +119,9 @@ export class Collaboration {
       // Adding or removing a selection (a merge after a peer's edit too) is news peers cannot infer.
       host.onDidAddSelection(() => this.markDirty()),
       host.onDidRemoveSelection(() => this.markDirty()),
-      host.buffer.addChangeHook((event) => this.changeApplied(event)),
-      // Runs after the markers' hook, which reports our selections' moves for this change.
-      host.buffer.addAfterChangeHook(() => {
+      host.buffer.addChangeHook('collaboration', (event) => this.changeApplied(event)),
+      // The markers' stage comes before ours: it has reported our selections' moves for this change.
+      host.buffer.addAfterChangeHook('collaboration', () => {
         this.applyingRemote = false
       }),
     )
@@ -150,7 +151,7 @@ export class Collaboration {
 
   /** Publishes the selections if they changed and no operation or transaction is still running. */
   flush(): void {
-    if (!this.dirty || this.destroyed || this.host.buffer.doc._transaction !== null || this.host.isBatching()) return
+    if (!this.dirty || this.destroyed || isTransacting(this.host.buffer.doc) || this.host.isBatching()) return
     this.dirty = false
     try {
       this.publish()

@@ -1,5 +1,6 @@
 import * as Y from 'yjs'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
+import { itemOfType } from '../buffer/yjs-internals.ts'
 
 /**
  * Where a peer's relative position lies in `ytext`: a character offset; 'pending' when the item it is
@@ -28,7 +29,7 @@ export function locate(position: Y.RelativePosition, buffer: TextBuffer): Locati
 
 /** Whether the position names `ytext` (by root name, or by the item of a nested text). */
 function isInText(position: Y.RelativePosition, ytext: Y.Text): boolean {
-  const typeItem = ytext._item
+  const typeItem = itemOfType(ytext)
   if (position.type !== null) return typeItem !== null && Y.compareIDs(position.type, typeItem.id)
   return typeItem === null && position.tname === Y.findRootTypeKey(ytext)
 }

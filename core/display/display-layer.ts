@@ -1,5 +1,6 @@
 import type { TextBuffer } from '../buffer/text-buffer.ts'
 import { clipColumn } from '../point/unicode.ts'
+import { isTransacting } from '../buffer/yjs-internals.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
@@ -100,6 +101,8 @@ export class DisplayLayer {
   private readonly hook: Disposable
   private readonly afterHook: Disposable
   private pendingPatch: ScreenPatch | null = null
+  /** Set while a fold change made inside a transaction waits for it to end (one combined event, as Atom). */
+  private flushOnTransactionEnd: (() => void) | null = null
   private atomicClipSettings: AtomicClipSettings = { tabLength: 2, atomicSoftTabs: true, wrapColumn: Infinity }
   private destroyed = false
 
@@ -119,14 +122,14 @@ export class DisplayLayer {
     this.layout.layOutEverything()
     // The buffer mirrors its own edits one by one inside a transaction; the layout follows each at
     // once, but views hear about the whole transaction once, when it ends.
-    this.hook = buffer.addChangeHook((event) => {
+    this.hook = buffer.addChangeHook('display', (event) => {
       if (this.destroyed) return
       const patch = this.layout.applyBufferChange(event)
       if (patch.isEmpty()) return
       this.pendingPatch ??= new ScreenPatch()
       for (const { start, oldCount, newCount } of patch.changes()) this.pendingPatch.splice(start, oldCount, newCount)
     })
-    this.afterHook = buffer.addAfterChangeHook(() => {
+    this.afterHook = buffer.addAfterChangeHook('display', () => {
       const pending = this.pendingPatch
       this.pendingPatch = null
       if (pending && !this.destroyed) this.emit(pending)
@@ -138,6 +141,7 @@ export class DisplayLayer {
     this.destroyed = true
     this.hook.dispose()
     this.afterHook.dispose()
+    if (this.flushOnTransactionEnd) this.buffer.doc.off('afterTransaction', this.flushOnTransactionEnd)
     this.emitter.dispose()
   }
 
@@ -552,8 +556,29 @@ export class DisplayLayer {
     this.emit(this.layout.relayOutWhere((maxWidth) => maxWidth > width, (meta) => metaWidth(meta) > width))
   }
 
+  /**
+   * Announces a layout change. Inside a transaction it joins the transaction's pending patch, announced
+   * once when the transaction ends (by the buffer's after-change step, or here when no text changed).
+   */
   private emit(patch: ScreenPatch): void {
-    if (patch.isEmpty() || !this.emitter.hasListeners('did-change')) return
+    if (patch.isEmpty()) return
+    if (isTransacting(this.buffer.doc)) {
+      this.pendingPatch ??= new ScreenPatch()
+      for (const { start, oldCount, newCount } of patch.changes()) this.pendingPatch.splice(start, oldCount, newCount)
+      if (this.flushOnTransactionEnd === null) {
+        const flush = (): void => {
+          this.buffer.doc.off('afterTransaction', flush)
+          this.flushOnTransactionEnd = null
+          const pending = this.pendingPatch
+          this.pendingPatch = null
+          if (pending && !this.destroyed) this.emit(pending)
+        }
+        this.flushOnTransactionEnd = flush
+        this.buffer.doc.on('afterTransaction', flush)
+      }
+      return
+    }
+    if (!this.emitter.hasListeners('did-change')) return
     this.emitter.emit('did-change', patch.changes())
   }
 }

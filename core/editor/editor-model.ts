@@ -1,6 +1,6 @@
 import * as Y from 'yjs'
 import type { Awareness } from 'y-protocols/awareness'
-import { TextBuffer } from '../buffer/text-buffer.ts'
+import { TextBuffer, type Schedule } from '../buffer/text-buffer.ts'
 import { DisplayLayer, type ClipOptions } from '../display/display-layer.ts'
 import { MarkerLayer } from '../anchors/marker-layer.ts'
 import type { DisplayMarker, MarkerOptions } from '../anchors/display-marker.ts'
@@ -20,7 +20,7 @@ import type { Logger } from '../collab/collaboration.ts'
 import { Clipboard } from './clipboard.ts'
 import type { EditorEvents } from './editor-events.ts'
 import { History } from './history.ts'
-import { type MergeRule, OperationScope, UNTRACKED } from './operation.ts'
+import { type MergeRule, OperationScope } from './operation.ts'
 import { SelectionList } from './selection-list.ts'
 import { buildIndentString, indentLevelForLine } from '../language/indentation.ts'
 
@@ -48,6 +48,12 @@ export interface TextEditorOptions {
   rowsPerPage?: number
   /** Where warnings go (a peer's malformed awareness state); default `console.warn`. */
   logger?: Logger
+  /** The environment's timer for `onDidStopChanging` (see TextBuffer's `schedule`); without one it never fires. */
+  schedule?: Schedule
+  /** How long changes must pause before `onDidStopChanging`; default 300 ms. */
+  stoppedChangingDelay?: number
+  /** Milliseconds since the epoch for each change set's `time`; default `Date.now`. */
+  clock?: () => number
 }
 
 /**
@@ -87,7 +93,8 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     const origin = this
     this.doc = options.doc ?? new Y.Doc()
     const ytext = this.doc.getText(options.textName ?? 'text')
-    this.buffer = new TextBuffer({ ytext, origin })
+    const { clock, schedule, stoppedChangingDelay } = options
+    this.buffer = new TextBuffer({ ytext, origin, clock, schedule, stoppedChangingDelay })
     if (options.text !== undefined && options.text !== '') this.buffer.setText(options.text)
     this.displayLayer = new DisplayLayer(this.buffer, {
       tabLength: options.tabLength ?? 2,
@@ -179,11 +186,10 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     return this.clipboard
   }
 
-  /** @internal The buffer edit every selection makes; `undo: 'skip'` outside a transaction keeps it out of the history. */
+  /** @internal The buffer edit every selection makes (inside the write's transaction, which `undo: 'skip'` joins to the previous step). */
   setBufferTextInRange(range: RangeLike, text: string, options: { normalizeLineEndings?: boolean; undo?: 'skip' } = {}): Range {
-    const bufferOptions: { normalizeLineEndings?: boolean; origin?: unknown } = {}
+    const bufferOptions: { normalizeLineEndings?: boolean } = {}
     if (options.normalizeLineEndings !== undefined) bufferOptions.normalizeLineEndings = options.normalizeLineEndings
-    if (options.undo === 'skip' && !this.scope.isTransacting()) bufferOptions.origin = UNTRACKED
     return this.buffer.setTextInRange(range, text, bufferOptions)
   }
 

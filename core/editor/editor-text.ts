@@ -305,6 +305,15 @@ export class EditorText extends EditorModel {
     return this.buffer.onDidChangeText(callback)
   }
 
+  /**
+   * Atom's `onDidStopChanging`: once changes pause for `stoppedChangingDelay` ms (default 300), one call
+   * with every change since the last one composed into one `ChangeSet`. `core/` keeps no timer: it waits
+   * on the `schedule` option (the page passes one built on `setTimeout`); without one it never fires.
+   */
+  onDidStopChanging(callback: (changes: ChangeSet) => void): Disposable {
+    return this.buffer.onDidStopChanging(callback)
+  }
+
   /** Calls back after a cursor was added (and survived the merge that ends the command). */
   onDidAddCursor(callback: (cursor: Cursor) => void): Disposable { return this.emitter.on('did-add-cursor', callback) }
   /** Calls back after a cursor was removed (merged, destroyed, or its selection cleared away). */

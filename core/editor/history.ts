@@ -1,6 +1,7 @@
 import * as Y from 'yjs'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
 import type { Disposable } from '../events/disposable.ts'
+import { hasPendingTransactions, isIdDeleted, joinNextChange, lastChangeTime, mergeStackItems, type StackItem } from '../buffer/yjs-internals.ts'
 import { mapOffset } from '../anchors/offset-mapping.ts'
 
 /** A selection as offsets: where its tail (anchor) and head are. */
@@ -35,13 +36,14 @@ export interface HistoryHost {
 
 interface Checkpoint {
   length: number
-  top: unknown
+  /** The step id of the item below the checkpoint (null: none). */
+  top: number | null
 }
 
 const BEFORE = 'cotext.selectionsBefore'
 const AFTER = 'cotext.selectionsAfter'
-
-type StackItem = Y.UndoManager['undoStack'][number]
+/** A step's id: Yjs makes a new stack item when it moves a step between stacks; the id goes along. */
+const STEP = 'cotext.step'
 
 /**
  * Undo/redo over a Y.UndoManager that tracks only this editor's transaction origin, so undo reverts
@@ -61,6 +63,7 @@ export class History {
   private stepChanged = false
   private readonly checkpoints = new Map<number, Checkpoint>()
   private nextCheckpointId = 1
+  private nextStepId = 1
   private restoring = false
   private readonly changeHook: Disposable
 
@@ -75,16 +78,17 @@ export class History {
     this.undoManager.on('stack-item-added', ({ stackItem }) => {
       this.stepChanged = true
       if (this.moving !== null) {
-        for (const key of [BEFORE, AFTER]) if (this.moving.has(key)) stackItem.meta.set(key, this.moving.get(key))
-      } else if (!stackItem.meta.has(BEFORE) && this.pendingBefore !== null) {
-        stackItem.meta.set(BEFORE, this.pendingBefore)
+        for (const key of [BEFORE, AFTER, STEP]) if (this.moving.has(key)) stackItem.meta.set(key, this.moving.get(key))
+        return
       }
+      if (!stackItem.meta.has(STEP)) stackItem.meta.set(STEP, this.nextStepId++)
+      if (!stackItem.meta.has(BEFORE) && this.pendingBefore !== null) stackItem.meta.set(BEFORE, this.pendingBefore)
     })
     this.undoManager.on('stack-item-popped', ({ stackItem, type }) => {
       const selections = stackItem.meta.get(type === 'undo' ? BEFORE : AFTER) as AnchoredSelection[] | undefined
       if (selections && !this.restoring) this.restore(selections)
     })
-    this.changeHook = host.buffer.addChangeHook(({ changes }) => {
+    this.changeHook = host.buffer.addChangeHook('history', ({ changes }) => {
       const offsets = this.pendingAfter?.offsets
       if (!offsets) return
       for (const { startOffset, oldLength, newLength } of changes) {
@@ -105,12 +109,21 @@ export class History {
    * Called before a change: remembers the selections the undo of that change will restore. With a
    * grouping interval, a change that follows the previous one closely joins its undo step.
    */
-  willChange(groupingInterval = 0): void {
+  willChange(groupingInterval = 0, joinPrevious = false): void {
     const um = this.undoManager
+    if (joinPrevious && um.undoStack.length > 0) {
+      // Atom's `undo: 'skip'`: the change becomes part of the previous step, however long ago it was
+      // (Y.UndoManager joins when the last change is newer than the capture timeout).
+      joinNextChange(um)
+      this.stepChanged = false
+      this.pendingBefore = null
+      return
+    }
     um.captureTimeout = groupingInterval
     // A change that will join the previous undo step (Y.UndoManager's own test) keeps that step's
     // selections: skip taking them, which is most keystrokes of continuous typing.
-    const joins = groupingInterval > 0 && um.lastChange > 0 && Date.now() - um.lastChange < groupingInterval && um.undoStack.length > 0
+    const lastChange = lastChangeTime(um)
+    const joins = groupingInterval > 0 && lastChange > 0 && Date.now() - lastChange < groupingInterval && um.undoStack.length > 0
     this.stepChanged = false
     if (joins) {
       this.pendingBefore = null
@@ -156,6 +169,7 @@ export class History {
   /** Undo and redo: pop the top item of one stack (Yjs pushes its inverse on the other, with the same selections). */
   private step(kind: 'undo' | 'redo'): boolean {
     const um = this.undoManager
+    if (hasPendingTransactions(this.host.buffer.doc)) return this.stepAfterTransaction(kind)
     const stack = kind === 'undo' ? um.undoStack : um.redoStack
     if (stack.length === 0) return false
     this.anchorPendingAfter()
@@ -165,6 +179,24 @@ export class History {
     } finally {
       this.moving = null
     }
+  }
+
+  /**
+   * Undo or redo asked inside a transaction (an `onDidChange` listener of the change being made, as in
+   * Atom, or an `onDidChangeText` listener while Yjs finishes it): Y.UndoManager records that change only when the transaction ends, so the step runs then —
+   * once Yjs has finished every pending transaction, so that the step's own transaction is cleaned up
+   * while Y.UndoManager still knows it is undoing.
+   */
+  private stepAfterTransaction(kind: 'undo' | 'redo'): boolean {
+    const doc = this.host.buffer.doc
+    const run = (): void => {
+      doc.off('afterAllTransactions', run)
+      this.step(kind)
+      // The step is not a change of the running operation: it leaves that operation's "after" alone.
+      this.stepChanged = false
+    }
+    doc.on('afterAllTransactions', run)
+    return true
   }
 
   clear(): void {
@@ -181,7 +213,7 @@ export class History {
     this.undoManager.stopCapturing()
     const stack = this.undoManager.undoStack
     const id = this.nextCheckpointId++
-    this.checkpoints.set(id, { length: stack.length, top: stack[stack.length - 1] ?? null })
+    this.checkpoints.set(id, { length: stack.length, top: stepId(stack[stack.length - 1]) })
     return id
   }
 
@@ -214,8 +246,7 @@ export class History {
     const items = stack.slice(checkpoint.length)
     if (items.length <= 1) return true
     const [first, ...rest] = items
-    first!.insertions = Y.mergeDeleteSets([first!.insertions, ...rest.map((item) => item.insertions)])
-    first!.deletions = Y.mergeDeleteSets([first!.deletions, ...rest.map((item) => item.deletions)])
+    mergeStackItems(first!, rest)
     stack.length = checkpoint.length + 1
     return true
   }
@@ -225,7 +256,7 @@ export class History {
     if (!checkpoint) return null
     const stack = this.undoManager.undoStack
     if (stack.length < checkpoint.length) return null
-    if ((stack[checkpoint.length - 1] ?? null) !== checkpoint.top) return null
+    if (stepId(stack[checkpoint.length - 1]) !== checkpoint.top) return null
     return checkpoint
   }
 
@@ -251,7 +282,7 @@ export class History {
 
   private restore(selections: AnchoredSelection[]): void {
     const resolve = ({ before, after }: AnchoredPoint): number | null => {
-      const beforeAlive = before !== undefined && (before.item === null || !isDeletedItem(this.host.buffer.doc, before.item))
+      const beforeAlive = before !== undefined && (before.item === null || !isIdDeleted(this.host.buffer.doc, before.item))
       const position = beforeAlive || after === undefined ? before : after
       return position === undefined ? null : this.host.buffer.offsetForRelativePosition(position)
     }
@@ -265,14 +296,10 @@ export class History {
   }
 }
 
-function sameOffsets(a: SelectionOffsets[], b: SelectionOffsets[]): boolean {
-  return a.length === b.length && a.every((s, i) => s.anchor === b[i]!.anchor && s.head === b[i]!.head)
+function stepId(item: StackItem | undefined): number | null {
+  return item === undefined ? null : ((item.meta.get(STEP) as number | undefined) ?? null)
 }
 
-function isDeletedItem(doc: Y.Doc, id: Y.ID): boolean {
-  const structs = doc.store.clients.get(id.client)
-  if (!structs) return true
-  const last = structs[structs.length - 1]
-  if (!last || last.id.clock + last.length <= id.clock) return true
-  return structs[Y.findIndexSS(structs, id.clock)]!.deleted
+function sameOffsets(a: SelectionOffsets[], b: SelectionOffsets[]): boolean {
+  return a.length === b.length && a.every((s, i) => s.anchor === b[i]!.anchor && s.head === b[i]!.head)
 }

@@ -14,9 +14,6 @@ export interface OperationEnd {
   operationEnded(): void
 }
 
-/** An origin the undo manager does not track: a change made with it stays out of the history. */
-export const UNTRACKED = Symbol('cotext.untracked-edit')
-
 /**
  * The one scope every editor command runs in. Nested operations join the outermost one, which owns the
  * read-only check, the Yjs transaction with its undo step, the merge of selections and the single
@@ -93,19 +90,15 @@ export class OperationScope {
     }
   }
 
-  /** One Yjs transaction and one undo step; `groupingInterval` joins a close previous step. */
-  transact<T>(fn: () => T, merge: MergeRule | null = null, groupingInterval = 0, untracked = false): T {
+  /**
+   * One Yjs transaction and one undo step; `groupingInterval` joins a close previous step, and
+   * `joinPrevious` (Atom's `undo: 'skip'`) joins the previous step whenever it was made.
+   */
+  transact<T>(fn: () => T, merge: MergeRule | null = null, groupingInterval = 0, joinPrevious = false): T {
     if (this.transacting) return this.run(fn, merge)
     return this.run(() => {
       this.transacting = true
-      if (untracked) {
-        try {
-          return this.buffer.transact(fn, UNTRACKED)
-        } finally {
-          this.transacting = false
-        }
-      }
-      this.history.willChange(groupingInterval)
+      this.history.willChange(groupingInterval, joinPrevious)
       try {
         return this.buffer.transact(fn)
       } finally {

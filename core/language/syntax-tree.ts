@@ -32,7 +32,7 @@ export class IncrementalSyntaxTree {
     private readonly buffer: TextBuffer,
     private readonly parser: Parser,
   ) {
-    this.subscription = buffer.addChangeHook((event) => this.bufferDidChange(event.changes))
+    this.subscription = buffer.addChangeHook('language', (event) => this.bufferDidChange(event.changes))
   }
 
   /** The tree of the whole current text, parsing what changed (or was not parsed yet) since the last call. */

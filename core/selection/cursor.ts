@@ -20,17 +20,17 @@ import {
   type WordOptions,
 } from '../motions/word.ts'
 import { firstCharacterColumn } from '../motions/line.ts'
-import type { SelectionContext, SelectionHost } from './host.ts'
+import type { CursorPositionEvent, Selection, SelectionContext, SelectionHost } from './host.ts'
 import { checkCount, MOTIONS, type MoveMethods, type MoveOptions, type Motion } from './motion-table.ts'
-import type { Selection } from './selection.ts'
 
-export interface CursorPositionEvent {
-  oldBufferPosition: Point
-  oldScreenPosition: Point
-  newBufferPosition: Point
-  newScreenPosition: Point
-  textChanged: boolean
-  cursor: Cursor
+export type { CursorPositionEvent } from './host.ts'
+
+/** This file's class, registered with host.ts (a name of its own: inside the block `Cursor` is host.ts's). */
+type CursorClass = Cursor
+declare module './host.ts' {
+  interface SelectionParts {
+    cursor: CursorClass
+  }
 }
 
 export interface WordQueryOptions {

@@ -2,10 +2,39 @@ import type { TextBuffer } from '../buffer/text-buffer.ts'
 import type { DisplayMarker, MarkerOptions } from '../anchors/display-marker.ts'
 import type { DisplayLayer } from '../display/display-layer.ts'
 import type { ScopeDescriptor } from '../language/scope-descriptor.ts'
-import type { PointLike } from '../point/point.ts'
+import type { Point, PointLike } from '../point/point.ts'
 import type { Range, RangeLike } from '../point/range.ts'
-import type { Cursor, CursorPositionEvent } from './cursor.ts'
-import type { Selection, SelectionRangeEvent } from './selection.ts'
+
+/**
+ * The two classes of this part, registered by the modules that define them (cursor.ts adds `cursor`,
+ * selection.ts adds `selection`, by declaration merging), so that this file, cursor.ts and
+ * selection-editing.ts name them with their full types without importing them: no import cycle.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface SelectionParts {}
+/** The `Selection` class (selection.ts). */
+export type Selection = SelectionParts extends { selection: infer S } ? S : never
+/** The `Cursor` class (cursor.ts). */
+export type Cursor = SelectionParts extends { cursor: infer C } ? C : never
+
+/** `onDidChangePosition`'s payload: where the cursor was and is, in buffer and screen coordinates. */
+export interface CursorPositionEvent {
+  oldBufferPosition: Point
+  oldScreenPosition: Point
+  newBufferPosition: Point
+  newScreenPosition: Point
+  textChanged: boolean
+  cursor: Cursor
+}
+
+/** `onDidChangeRange`'s payload: the selection's range before and after, in buffer and screen coordinates. */
+export interface SelectionRangeEvent {
+  oldBufferRange: Range
+  oldScreenRange: Range
+  newBufferRange: Range
+  newScreenRange: Range
+  selection: Selection
+}
 
 /** Options of every text-modifying method. */
 export interface WriteOptions {

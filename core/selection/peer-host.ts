@@ -1,6 +1,4 @@
-import type { Cursor } from './cursor.ts'
-import type { SelectionEditing, SelectionHost } from './host.ts'
-import type { Selection } from './selection.ts'
+import type { Cursor, Selection, SelectionEditing, SelectionHost } from './host.ts'
 
 /** Who owns a peer's selections: its name (for messages) and its last selection. */
 export interface PeerOwner {

@@ -1,6 +1,5 @@
 import { Range } from '../point/range.ts'
-import type { Selection } from './selection.ts'
-import type { SelectionEditing, WriteOptions } from './host.ts'
+import type { Selection, SelectionEditing, WriteOptions } from './host.ts'
 
 export interface InsertTextOptions extends WriteOptions {
   select?: boolean

@@ -4,8 +4,8 @@ import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import { selectWordRange, type WordOptions } from '../motions/word.ts'
 import type { DisplayMarker, MarkerChangeEvent } from '../anchors/display-marker.ts'
-import { Cursor, type CursorEvents, type CursorPositionEvent, type CursorState } from './cursor.ts'
-import type { SelectionContext, SelectionHost, WriteOptions } from './host.ts'
+import { Cursor, type CursorEvents, type CursorState } from './cursor.ts'
+import type { CursorPositionEvent, SelectionContext, SelectionHost, SelectionRangeEvent, WriteOptions } from './host.ts'
 import { type DeleteMethods, type Motion, MOTIONS, type SelectMethods } from './motion-table.ts'
 import {
   addSelectionVertically,
@@ -20,12 +20,14 @@ import {
 
 export type { InsertTextOptions } from './selection-editing.ts'
 
-export interface SelectionRangeEvent {
-  oldBufferRange: Range
-  oldScreenRange: Range
-  newBufferRange: Range
-  newScreenRange: Range
-  selection: Selection
+export type { SelectionRangeEvent } from './host.ts'
+
+/** This file's class, registered with host.ts (a name of its own: inside the block `Selection` is host.ts's). */
+type SelectionClass = Selection
+declare module './host.ts' {
+  interface SelectionParts {
+    selection: SelectionClass
+  }
 }
 
 export interface SetRangeOptions {

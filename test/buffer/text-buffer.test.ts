@@ -73,9 +73,9 @@ describe('TextBuffer', () => {
   it('runs hooks before public listeners and after-hooks after them', () => {
     const buffer = new TextBuffer()
     const order: string[] = []
-    buffer.addAfterChangeHook(() => order.push('after'))
+    buffer.addAfterChangeHook('markers', () => order.push('after'))
     buffer.onDidChange(() => order.push('listener'))
-    buffer.addChangeHook(() => order.push('hook'))
+    buffer.addChangeHook('markers', () => order.push('hook'))
     buffer.insert([0, 0], 'x')
     expect(order).toEqual(['hook', 'listener', 'after'])
   })

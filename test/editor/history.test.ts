@@ -110,13 +110,77 @@ describe('undo and redo', () => {
     expect(marked(editor)).toBe('x|a\nx|b')
   })
 
-  it('keeps an insertion made with undo: skip out of the history', () => {
+  it('groups an insertion made with undo: skip with the previous step, as Atom did', () => {
     const editor = editorWith('|')
     editor.insertText('a')
+    editor.createCheckpoint()
     editor.insertText('b', { undo: 'skip' })
-    expect(editor.getText()).toBe('ab')
+    editor.insertText('c')
+    expect(editor.getText()).toBe('abc')
     editor.undo()
-    expect(editor.getText()).toBe('b')
+    expect(marked(editor)).toBe('ab|')
+    editor.undo()
+    expect(marked(editor)).toBe('|')
     expect(editor.undo()).toBe(false)
+    editor.redo()
+    expect(marked(editor)).toBe('ab|')
+  })
+
+  it('keeps an insertion made with undo: skip as a step of its own when there is no previous one', () => {
+    const editor = editorWith('|')
+    editor.insertText('b', { undo: 'skip' })
+    editor.undo()
+    expect(editor.getText()).toBe('')
+  })
+
+  it('undoes the change just made when undo() is called from an onDidChange listener, as Atom does', () => {
+    const editor = editorWith('ab|')
+    editor.insertText('c')
+    let first = true
+    editor.onDidChange(() => {
+      if (!first) return
+      first = false
+      editor.undo()
+    })
+    editor.insertText('d')
+    expect(marked(editor)).toBe('abc|')
+    editor.undo()
+    expect(marked(editor)).toBe('ab|')
+    editor.redo()
+    expect(marked(editor)).toBe('abc|')
+  })
+
+  it('undoes the change just made when undo() is called from an onDidChangeText listener', () => {
+    const editor = editorWith('ab|')
+    editor.insertText('c')
+    const once = editor.onDidChangeText(() => {
+      once.dispose()
+      editor.undo()
+    })
+    editor.insertText('d')
+    expect(marked(editor)).toBe('abc|')
+    expect([editor.getUndoManager().undoStack.length, editor.getUndoManager().redoStack.length]).toEqual([1, 1])
+  })
+
+  it('keeps a checkpoint through undo and redo of the edits around it', () => {
+    const editor = editorWith('x|')
+    editor.insertText('1')
+    const checkpoint = editor.createCheckpoint()
+    editor.insertText('2')
+    editor.undo()
+    editor.redo()
+    expect(editor.revertToCheckpoint(checkpoint)).toBe(true)
+    expect(marked(editor)).toBe('x1|')
+    // The step below the checkpoint undone and redone is still that step.
+    const second = editor.createCheckpoint()
+    editor.undo()
+    editor.redo()
+    editor.insertText('3')
+    expect(editor.revertToCheckpoint(second)).toBe(true)
+    expect(editor.getText()).toBe('x1')
+    // Undoing past the checkpoint invalidates it.
+    const third = editor.createCheckpoint()
+    editor.undo()
+    expect(editor.revertToCheckpoint(third)).toBe(false)
   })
 })

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import { TextBuffer } from '../../core/buffer/text-buffer.ts'
+import type { ChangeSet } from '../../core/buffer/change-set.ts'
+import {
+  clockBefore,
+  forEachDeletedRange,
+  forEachItemOfClient,
+  forEachNewClockRange,
+  hasPendingTransactions,
+  isIdDeleted,
+  isTransacting,
+  itemOfType,
+  joinNextChange,
+  lastChangeTime,
+  mergeStackItems,
+  wasRedone,
+} from '../../core/buffer/yjs-internals.ts'
+import { TextEditor } from '../../core/editor/text-editor.ts'
+import { Random, fuzzSeeds } from '../helpers/random.ts'
+
+/**
+ * What Cotext reads of Yjs beyond its documented API (core/buffer/yjs-internals.ts and the two item
+ * readers), checked against Yjs's own answers. The unit project runs it against the newest Yjs
+ * installed; the `yjs-oldest` project runs the same file with `yjs` resolved to 13.6.0, the oldest
+ * release the peer range `^13.6.0` allows.
+ */
+describe(`Yjs internals Cotext relies on (${process.env.COTEXT_YJS ?? 'newest installed Yjs'})`, () => {
+  it('runs against the Yjs it says it runs against', async () => {
+    const oldestName = 'yjs-oldest'
+    const oldest = (await import(/* @vite-ignore */ oldestName)) as typeof Y
+    expect(oldest.Doc === Y.Doc).toBe(process.env.COTEXT_YJS === 'yjs 13.6.0')
+  })
+
+  it('walks a client’s items by clock, and a transaction’s new clocks and deletions', () => {
+    const doc = new Y.Doc()
+    const text = doc.getText('text')
+    text.insert(0, 'hello world')
+    const seen: [number, number, number][] = []
+    let deleted: [number, number, number][] = []
+    let fresh: [number, number, number][] = []
+    let before = -1
+    let transacting = false
+    let pending = false
+    doc.on('afterTransaction', (transaction: Y.Transaction) => {
+      fresh = []
+      deleted = []
+      forEachNewClockRange(transaction, (client, from, to) => fresh.push([client, from, to]))
+      forEachDeletedRange(transaction, (client, clock, length) => deleted.push([client, clock, length]))
+      before = clockBefore(transaction, doc.clientID)
+      pending = hasPendingTransactions(doc)
+    })
+    doc.transact(() => {
+      transacting = isTransacting(doc)
+      text.delete(2, 3)
+      text.insert(0, '>')
+    })
+    expect([transacting, isTransacting(doc), pending, hasPendingTransactions(doc)]).toEqual([true, false, true, false])
+    expect(fresh).toEqual([[doc.clientID, 11, 12]])
+    expect(deleted).toEqual([[doc.clientID, 2, 3]])
+    expect(before).toBe(11)
+    forEachItemOfClient(doc, doc.clientID, 0, 12, (item) => seen.push([item.id.clock, item.length, item.deleted ? 1 : 0]))
+    expect(seen).toEqual([[0, 2, 0], [2, 3, 1], [5, 6, 0], [11, 1, 0]])
+    expect([isIdDeleted(doc, Y.createID(doc.clientID, 3)), isIdDeleted(doc, Y.createID(doc.clientID, 6)), isIdDeleted(doc, Y.createID(doc.clientID, 99))]).toEqual([true, false, true])
+  })
+
+  it('names the item a nested text lives in, and none for a root text', () => {
+    const doc = new Y.Doc()
+    const map = doc.getMap('m')
+    const nested = new Y.Text('x')
+    map.set('t', nested)
+    expect(itemOfType(doc.getText('root'))).toBe(null)
+    expect(itemOfType(nested)!.parentSub).toBe('t')
+  })
+
+  it('follows Y.UndoManager’s capture clock, redone links and stack items', () => {
+    const doc = new Y.Doc()
+    const text = doc.getText('text')
+    const um = new Y.UndoManager(text, { captureTimeout: 0 })
+    text.insert(0, 'a')
+    expect(lastChangeTime(um)).toBeGreaterThan(0)
+    um.stopCapturing()
+    expect(lastChangeTime(um)).toBe(0)
+    joinNextChange(um)
+    text.insert(1, 'b')
+    expect(um.undoStack.length).toBe(1)
+    um.captureTimeout = 0
+    um.stopCapturing()
+    text.insert(2, 'c')
+    um.stopCapturing()
+    text.insert(3, 'd')
+    expect(um.undoStack.length).toBe(3)
+    mergeStackItems(um.undoStack[1]!, [um.undoStack[2]!])
+    um.undoStack.length = 2
+    um.undo()
+    expect(text.toString()).toBe('ab')
+    const original = Y.createRelativePositionFromTypeIndex(text, 1)
+    um.undo()
+    um.redo()
+    expect(text.toString()).toBe('ab')
+    const item = Y.getItem(doc.store, original.item!) as Y.Item
+    expect(wasRedone(item)).toBe(true)
+  })
+
+  it('lets the buffer read every transaction without Yjs’s delta and agree with Yjs (seeded fuzz)', () => {
+    for (const seed of fuzzSeeds(3)) {
+      console.log(`yjs conformance fuzz seed ${seed}`)
+      const random = new Random(seed)
+      const docs = [new Y.Doc(), new Y.Doc(), new Y.Doc()]
+      const buffers = docs.map((doc) => new TextBuffer({ ytext: doc.getText('text') }))
+      const sets: ChangeSet[] = []
+      buffers[0]!.onDidChangeText((set) => sets.push(set))
+      for (let round = 0; round < 80; round++) {
+        const i = random.int(3)
+        const buffer = buffers[i]!
+        const length = buffer.getLength()
+        const offset = random.int(length + 1)
+        const deleteLength = random.int(Math.min(3, length - offset) + 1)
+        buffer.setTextInRange([buffer.positionForCharacterIndex(offset), buffer.positionForCharacterIndex(offset + deleteLength)], random.pick(['a', 'bc', '\n', '😀']))
+        if (random.bool(0.4)) {
+          const from = docs[random.int(3)]!
+          const to = docs[random.int(3)]!
+          if (from !== to) Y.applyUpdate(to, Y.encodeStateAsUpdate(from, Y.encodeStateVector(to)))
+        }
+      }
+      for (const a of docs) for (const b of docs) if (a !== b) Y.applyUpdate(b, Y.encodeStateAsUpdate(a, Y.encodeStateVector(b)))
+      for (const [k, buffer] of buffers.entries()) {
+        expect(buffer.getText(), `seed ${seed}`).toBe(docs[k]!.getText('text').toString())
+        expect(buffer.slowReads, `seed ${seed}`).toBe(0)
+        // Relative positions made from the index resolve where Yjs resolves them.
+        for (let n = 0; n < 10; n++) {
+          const offset = random.int(buffer.getLength() + 1)
+          const position = buffer.relativePositionForOffset(offset, random.bool() ? -1 : 0)
+          const absolute = Y.createAbsolutePositionFromRelativePosition(position, docs[k]!)
+          expect(buffer.offsetForRelativePosition(position), `seed ${seed}`).toBe(absolute!.index)
+        }
+      }
+      expect(sets.length).toBeGreaterThan(0)
+    }
+  })
+
+  it('keeps an editor’s undo, redo and checkpoints working', () => {
+    const editor = new TextEditor({ text: 'one' })
+    editor.setCursorBufferPosition([0, 3])
+    editor.insertText(' two')
+    const checkpoint = editor.createCheckpoint()
+    editor.insertText(' three')
+    editor.undo()
+    editor.redo()
+    expect(editor.revertToCheckpoint(checkpoint)).toBe(true)
+    expect(editor.getText()).toBe('one two')
+    editor.undo()
+    expect([editor.getText(), editor.getCursorBufferPosition().toArray()]).toEqual(['one', [0, 3]])
+  })
+})
