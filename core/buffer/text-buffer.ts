@@ -7,6 +7,7 @@ import { LineIndex, endingLength } from './line-index.ts'
 import type { BufferChangeEvent, TextChange } from './text-change.ts'
 import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../point/unicode.ts'
 import { YTextChangeReader, type RawChange } from './ytext-changes.ts'
+import { replaceAll, scanInRange, type ScanIterator, type ScanOptions } from './scan.ts'
 
 export type { BufferChangeEvent, TextChange } from './text-change.ts'
 
@@ -238,7 +239,7 @@ export class TextBuffer {
   /** Replaces the whole text in one transaction. */
   setText(text: string): Range {
     this.assertText(text, 'text')
-    this.replace(0, this.index.length, text, this.origin)
+    this.write(0, this.index.length, text, this.origin)
     return this.getRange()
   }
 
@@ -256,7 +257,7 @@ export class TextBuffer {
     }
     const startOffset = this.offsetForPoint(start)
     const endOffset = this.offsetForPoint(end)
-    this.replace(startOffset, endOffset - startOffset, text, options.origin ?? this.origin)
+    this.write(startOffset, endOffset - startOffset, text, options.origin ?? this.origin)
     return Range.fromText(start, text)
   }
 
@@ -341,7 +342,7 @@ export class TextBuffer {
    * next; so our own edits are applied to the index (and hooks) immediately, and the observer later
    * only checks that nothing else changed the text inside the same transaction.
    */
-  private replace(offset: number, deleteLength: number, text: string, origin: unknown): void {
+  private write(offset: number, deleteLength: number, text: string, origin: unknown): void {
     if (deleteLength === 0 && text.length === 0) return
     this.doc.transact((transaction) => {
       const client = this.doc.clientID
@@ -501,6 +502,39 @@ export class TextBuffer {
   private positionForOffsetUnclipped(offset: number): Point {
     const { row, rowStart } = this.index.rowForOffset(offset)
     return new Point(row, offset - rowStart)
+  }
+
+  // Searching (Atom's scan API; the algorithm and its semantics are in scan.ts)
+
+  /**
+   * Calls `iterator` with each match of `regex` in the buffer (only the first when `regex` is not
+   * global). Replacements made by the iterator are one transaction. Throws ScanTooSlowError, having
+   * changed nothing, when finding the matches takes longer than `options.timeLimit` (default 250 ms).
+   */
+  scan(regex: RegExp, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    this.scanInRange(regex, this.getRange(), optionsOrIterator, iterator)
+  }
+
+  /** `scan` from the last match to the first. */
+  backwardsScan(regex: RegExp, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    this.backwardsScanInRange(regex, this.getRange(), optionsOrIterator, iterator)
+  }
+
+  /** `scan` within `range`. */
+  scanInRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    const [options, callback] = typeof optionsOrIterator === 'function' ? [{}, optionsOrIterator] : [optionsOrIterator, iterator!]
+    scanInRange(this, regex, range, options, callback, false, (fn) => this.transact(fn))
+  }
+
+  /** `scanInRange` from the last match to the first. */
+  backwardsScanInRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    const [options, callback] = typeof optionsOrIterator === 'function' ? [{}, optionsOrIterator] : [optionsOrIterator, iterator!]
+    scanInRange(this, regex, range, options, callback, true, (fn) => this.transact(fn))
+  }
+
+  /** Replaces every match of `regex` (as `matchText.replace(regex, replacementText)`) in one transaction; returns the count. */
+  replace(regex: RegExp, replacementText: string): number {
+    return replaceAll(this, regex, replacementText, (fn) => this.transact(fn))
   }
 }
 

@@ -21,6 +21,7 @@ import type { SelectionList } from './selection-list.ts'
 import { type CommandTarget, type EachSelectionMethods, type EditorMotionMethods, defineEditorCommands } from './commands.ts'
 import { Collaboration, type CollaborationHost, type CollaborationOptions } from '../collab/collaboration.ts'
 import type { Peer } from '../collab/peer.ts'
+import { scanInRange, type ScanIterator, type ScanOptions } from '../buffer/scan.ts'
 
 export type { TextEditorOptions } from './editor-model.ts'
 
@@ -419,6 +420,29 @@ export class TextEditor {
   /** Internal: what the generated commands run on. */
   commandTarget(): CommandTarget {
     return { selections: this.selections, scope: this.scope, editing: this.model }
+  }
+
+  // Find and replace (Atom's scan API; the search itself is core/buffer/scan.ts, live results find-query.ts)
+
+  /**
+   * Calls `iterator` with each match of `regex` in the buffer (Atom's `TextEditor#scan`); replacements
+   * made by the iterator are one transaction and one undo step. Throws ScanTooSlowError, having changed
+   * nothing, when finding the matches takes longer than `options.timeLimit` (default 250 ms).
+   */
+  scan(regex: RegExp, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    this.scanInBufferRange(regex, this.buffer.getRange(), optionsOrIterator, iterator)
+  }
+
+  /** `scan` within `range` (buffer coordinates). */
+  scanInBufferRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    const [options, callback] = typeof optionsOrIterator === 'function' ? [{}, optionsOrIterator] : [optionsOrIterator, iterator!]
+    scanInRange(this.buffer, regex, range, options, callback, false, (fn) => this.transact(fn))
+  }
+
+  /** `scanInBufferRange` from the last match to the first. */
+  backwardsScanInBufferRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    const [options, callback] = typeof optionsOrIterator === 'function' ? [{}, optionsOrIterator] : [optionsOrIterator, iterator!]
+    scanInRange(this.buffer, regex, range, options, callback, true, (fn) => this.transact(fn))
   }
 
 
