@@ -21,6 +21,9 @@ import { Deadline, INPUT_GOES_ON, ScanTooSlowError, guardedExec, mayBacktrackBad
  * be resumed, and its time is bounded by a budget (regex-budget.ts).
  */
 
+/** Rows a search of a line-crossing pattern looks at past the rows it decides (at least). */
+const CONTEXT_CHARS = 4096
+
 /** What the scanner reads: the text by offsets and the row structure (TextBuffer has all of it). */
 export interface ScanText {
   getLength(): number
@@ -101,7 +104,8 @@ export class MatchFinder {
     private readonly pattern: RegExp,
     start: number,
     end: number,
-    private readonly deadline: Deadline,
+    /** The budget of the runs to come (a resumed search gets a new one per call). */
+    public deadline: Deadline,
   ) {
     this.position = start
     this.end = end
@@ -123,22 +127,23 @@ export class MatchFinder {
     const text = this.text
     const startRow = text.positionForCharacterIndex(this.position).row
     const sliceStart = text.characterIndexForPosition([startRow, 0])
-    const lastRow = text.positionForCharacterIndex(Math.min(this.end, Math.max(this.position + maxChars, this.minSliceEnd))).row
-    const rowAfter = lastRow + 1 < text.getLineCount() ? text.characterIndexForPosition([lastRow + 1, 0]) : text.getLength()
-    const final = rowAfter >= this.end
-    const sliceEnd = final ? this.end : rowAfter
+    const rowEndAfter = (offset: number): number => {
+      const row = text.positionForCharacterIndex(offset).row
+      return row + 1 < text.getLineCount() ? text.characterIndexForPosition([row + 1, 0]) : text.getLength()
+    }
+    // The rows this run decides; a pattern that crosses lines also sees as many rows again (at least
+    // CONTEXT_CHARS) after them, so that a match starting in them and running on is seen whole.
+    const decidedEnd = rowEndAfter(Math.min(this.end, Math.max(this.position + maxChars, this.minSliceEnd)))
+    const contextEnd = this.crossesLines && decidedEnd < this.end ? rowEndAfter(Math.min(this.end, decidedEnd + Math.max(decidedEnd - sliceStart, CONTEXT_CHARS))) : decidedEnd
+    const final = contextEnd >= this.end
+    const sliceEnd = final ? this.end : contextEnd
     let input = text.getTextBetweenOffsets(sliceStart, sliceEnd)
     const limit = input.length
     // A range that ends mid-line: `$` must not match at its end.
     if (final && this.end < text.getLength() && !/[\r\n]/.test(text.getTextBetweenOffsets(this.end, this.end + 1))) input += INPUT_GOES_ON
     const pattern = this.pattern
-    // A pattern that crosses lines decides matches starting in the slice's second half with the next
-    // slice in view (which starts there), so a match up to half a slice long is never cut by a slice end.
-    let deferFrom = limit
-    if (!final && this.crossesLines) {
-      const middle = text.characterIndexForPosition([text.positionForCharacterIndex(sliceStart + (limit >> 1)).row, 0])
-      if (middle > this.position) deferFrom = middle - sliceStart
-    }
+    // Matches starting in the context rows are decided by the next run, which starts there.
+    const deferFrom = decidedEnd < this.end && decidedEnd < sliceEnd ? decidedEnd - sliceStart : limit
     // Row and column of match ends, counted along the slice (cheaper than a lookup per match).
     const slice = input
     let row = startRow
@@ -176,11 +181,9 @@ export class MatchFinder {
         // A match that only consumed the cut is not in the range; one running into it is cut short.
         if (matchStart === limit && matchEnd > matchStart) break
         matchEnd = Math.min(matchEnd, limit)
-      } else if (matchStart >= deferFrom) {
-        this.minSliceEnd = 0
-        this.position = sliceStart + deferFrom
-        return 'more'
-      } else if (matchEnd >= limit) {
+      }
+      if (matchStart >= deferFrom && deferFrom < limit) break
+      if (!final && matchEnd >= limit) {
         // It may go on past this slice: decide it again with more rows in view.
         this.position = sliceStart + matchStart
         this.minSliceEnd = sliceEnd + (sliceEnd - sliceStart)
@@ -206,6 +209,10 @@ export class MatchFinder {
       else index = splitsSurrogatePair(input, matchStart + 1) ? matchStart + 2 : matchStart + 1
     }
     this.minSliceEnd = 0
+    if (deferFrom < limit) {
+      this.position = sliceStart + Math.min(limit, Math.max(deferFrom, index))
+      return this.deadline.remaining() <= 0 ? 'too-slow' : 'more'
+    }
     this.position = final ? this.end + 1 : sliceEnd
     if (this.deadline.remaining() <= 0 && !final) return 'too-slow'
     return final ? 'done' : 'more'

@@ -22,6 +22,7 @@ import { type CommandTarget, type EachSelectionMethods, type EditorMotionMethods
 import { Collaboration, type CollaborationHost, type CollaborationOptions } from '../collab/collaboration.ts'
 import type { Peer } from '../collab/peer.ts'
 import { scanInRange, type ScanIterator, type ScanOptions } from '../buffer/scan.ts'
+import { FindQuery, type FindOptions } from './find-query.ts'
 
 export type { TextEditorOptions } from './editor-model.ts'
 
@@ -443,6 +444,19 @@ export class TextEditor {
   backwardsScanInBufferRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
     const [options, callback] = typeof optionsOrIterator === 'function' ? [{}, optionsOrIterator] : [optionsOrIterator, iterator!]
     scanInRange(this.buffer, regex, range, options, callback, true, (fn) => this.transact(fn))
+  }
+
+  /**
+   * Live find results for `options` (pattern, regex, caseSensitive, wholeWord, inSelection), kept current
+   * through everyone's edits; throws InvalidPatternError for a bad regex. Dispose the query when done.
+   */
+  createFindQuery(options: FindOptions): FindQuery {
+    return new FindQuery({
+      buffer: this.buffer,
+      transact: (fn) => this.transact(fn),
+      getSelectedBufferRange: () => this.getSelectedBufferRange(),
+      setSelectedBufferRanges: (ranges) => this.setSelectedBufferRanges(ranges),
+    }, options)
   }
 
 
