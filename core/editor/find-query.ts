@@ -302,14 +302,24 @@ export class FindQuery {
       this.bounds = { start, end: Math.max(start, mapThrough(edits, this.bounds.end, 1)) }
     }
     this.frontier = this.status === 'done' ? this.rangeEnd() : mapThrough(edits, this.frontier, -1)
-    // Old matches, mapped in one pass (those an edit touched are dropped below with their rows).
+    // Old matches, mapped in place: those before the first edit stay, those after the last shift, and
+    // only the ones between go through the edits (an edit's own rows are searched again below).
+    const starts = this.starts
+    const ends = this.ends
+    const n = starts.length
+    const head = lowerBound(ends, edits[0]!)
+    let tail = lowerBound(starts, edits[edits.length - 3]! + 1)
+    if (tail < head) tail = head
     const mapper = new MonotoneMapper(edits)
-    const starts: number[] = []
-    const ends: number[] = []
-    for (let i = 0; i < this.starts.length; i++) {
-      const start = mapper.map(this.starts[i]!, 1)
-      starts.push(start)
-      ends.push(Math.max(start, mapper.map(this.ends[i]!, -1)))
+    for (let i = head; i < tail; i++) {
+      starts[i] = mapper.map(starts[i]!, 1)
+      ends[i] = Math.max(starts[i]!, mapper.map(ends[i]!, -1))
+    }
+    if (shift !== 0) {
+      for (let i = tail; i < n; i++) {
+        starts[i] += shift
+        ends[i] += shift
+      }
     }
     // Rows to search again, in the new text, merged.
     const buffer = this.host.buffer
@@ -324,27 +334,21 @@ export class FindQuery {
     const lo = this.rangeStart()
     const rangeEnd = this.rangeEnd()
     const limit = Math.min(this.frontier, rangeEnd)
-    const outStarts: number[] = []
-    const outEnds: number[] = []
-    let m = 0
+    // Each searched region replaces the old matches [from, to) with what the search found.
+    const replacements: { from: number; to: number; starts: number[]; ends: number[] }[] = []
+    let next = 0
+    let previousEnd = lo
     for (let d = 0; d < dirty.length; d += 2) {
-      let a = Math.max(lo, dirty[d]!)
+      let a = Math.max(previousEnd, dirty[d]!)
       let b = Math.min(limit, dirty[d + 1]!)
       // An empty region is searched only at the very end, where an empty match can be.
       if (a > b || (a === b && b !== rangeEnd)) continue
-      // Keep the matches before the region.
-      while (m < starts.length && ends[m]! <= a && !(starts[m] === ends[m] && starts[m] === a)) {
-        outStarts.push(starts[m]!)
-        outEnds.push(ends[m]!)
-        m++
-      }
-      // A match running into the region widens it to that match's row (dropping what is searched again).
-      if (m < starts.length && starts[m]! < a) a = Math.max(lo, this.rowStart(starts[m]!))
-      while (outStarts.length > 0 && outEnds[outEnds.length - 1]! > a) {
-        outEnds.pop()
-        a = Math.max(lo, Math.min(a, this.rowStart(outStarts.pop()!)))
-      }
-      // Search again from the region's start until past its end with no match running over it.
+      // The first old match that is not wholly before the region; one running into it widens it to its row.
+      let from = Math.max(next, lowerBound(ends, a))
+      if (from < n && ends[from] === a && starts[from]! < a) from++
+      if (from < n && starts[from]! < a) a = Math.max(previousEnd, this.rowStart(starts[from]!))
+      const foundStarts: number[] = []
+      const foundEnds: number[] = []
       const finder = new MatchFinder(buffer, this.pattern, a, rangeEnd, new Deadline())
       let done = false
       const found = (s: number, e: number): boolean => {
@@ -352,8 +356,9 @@ export class FindQuery {
           done = true
           return false
         }
-        outStarts.push(s)
-        outEnds.push(e)
+        foundStarts.push(s)
+        foundEnds.push(e)
+        // A match running past the region: search on to the end of its row.
         if (e > b) b = Math.min(limit, this.rowEndAfter(e))
         return true
       }
@@ -365,22 +370,55 @@ export class FindQuery {
         }
         if (status === 'done' || finder.getPosition() >= b) break
       }
-      // Old matches inside the searched region (or overlapping what was found) are replaced.
-      while (m < starts.length && (starts[m]! < b || (starts[m] === b && b === rangeEnd))) m++
-      while (m < starts.length && outEnds.length > 0 && starts[m]! < outEnds[outEnds.length - 1]!) m++
+      // Old matches inside the searched region, or overlapping the last match found, are replaced.
+      let to = from
+      const lastEnd = foundEnds.length > 0 ? foundEnds[foundEnds.length - 1]! : -1
+      while (to < n && (starts[to]! < b || (starts[to] === b && b === rangeEnd) || starts[to]! < lastEnd)) to++
+      replacements.push({ from, to, starts: foundStarts, ends: foundEnds })
+      next = to
+      previousEnd = b
       // Regions the search ran into start where it stopped.
       for (let j = d + 2; j < dirty.length && dirty[j]! < b; j += 2) {
         dirty[j] = b
         dirty[j + 1] = Math.max(dirty[j + 1]!, b)
       }
     }
-    for (; m < starts.length; m++) {
-      if (starts[m]! >= limit && this.status !== 'done') break
-      outStarts.push(starts[m]!)
-      outEnds.push(ends[m]!)
+    // Matches past the searched part (a change moved the frontier back) are found again when searched.
+    let keep = n
+    if (this.status !== 'done') keep = Math.max(next, lowerBound(starts, limit))
+    if (replacements.length <= 4) {
+      if (keep < n) {
+        starts.length = keep
+        ends.length = keep
+      }
+      for (let r = replacements.length - 1; r >= 0; r--) {
+        const { from, to, starts: newStarts, ends: newEnds } = replacements[r]!
+        starts.splice(from, to - from, ...newStarts)
+        ends.splice(from, to - from, ...newEnds)
+      }
+    } else {
+      // Many regions (a peer's replace all): one pass building new arrays.
+      const outStarts: number[] = []
+      const outEnds: number[] = []
+      let i = 0
+      for (const { from, to, starts: newStarts, ends: newEnds } of replacements) {
+        for (; i < from; i++) {
+          outStarts.push(starts[i]!)
+          outEnds.push(ends[i]!)
+        }
+        for (let j = 0; j < newStarts.length; j++) {
+          outStarts.push(newStarts[j]!)
+          outEnds.push(newEnds[j]!)
+        }
+        i = to
+      }
+      for (; i < keep; i++) {
+        outStarts.push(starts[i]!)
+        outEnds.push(ends[i]!)
+      }
+      this.starts = outStarts
+      this.ends = outEnds
     }
-    this.starts = outStarts
-    this.ends = outEnds
     this.finder = null
     this.emitUpdate()
   }
