@@ -36,12 +36,28 @@ export interface Config {
   maxConnectionsPerAddress: number
   /** Origins (`https://host:port`) besides the server's own that may open WebSockets. */
   allowedOrigins: string[]
+  /** Without AUTH_SECRET: host names (`.example.com`: and every name under it; `*`: any) besides the server's own that requests may name in `Host`. */
+  allowedHosts: string[]
+  /** Bytes held in unfinished WebSocket messages across every connection; past it the sender is closed with 1013. */
+  maxUnfinishedBytes: number
+  /** Bytes one connection may hold in an unfinished message; past it it is closed with 1009. */
+  maxConnectionUnfinishedBytes: number
+  /** Structs plus deleted ranges in one update; a larger update is refused and its sender closed with 4413. */
+  maxUpdateItems: number
+  /** Structs plus deleted ranges a room may hold waiting for dependencies that never came. */
+  maxPendingItems: number
+  /** Milliseconds of applying one client address's frames may take at once (it earns back 100 each second). */
+  maxApplyMs: number
   /** Whether `.map` files under the web folder are served. */
   serveSourceMaps: boolean
+  /** The longest a relay waits to be batched with others in a busy room (ms; 0: every relay at once). */
+  fanoutWindowMs: number
   /** Cluster mode: rooms on this Redis's streams (requires databaseUrl). */
   redisUrl: string | null
   /** Rooms stored in this PostgreSQL instead of LevelDB. */
   databaseUrl: string | null
+  /** Every write is on disk (fdatasync, a synchronous PostgreSQL commit) before anything it holds is relayed or answered. */
+  fsync: boolean
 }
 
 export type ParseResult = { help: true } | { help: false; config: Config }
@@ -104,6 +120,16 @@ function origins(raw: string, source: string): string[] {
   })
 }
 
+function hosts(raw: string, source: string): string[] {
+  const list = raw.split(',').map((item) => item.trim().toLowerCase()).filter((item) => item !== '')
+  for (const item of list) {
+    if (item !== '*' && !/^\.?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?$/.test(item)) {
+      throw new ConfigError(`${source} must list host names like editor.example.com or .example.com (and every name under it), or *, separated by commas; ${JSON.stringify(item)} is not one`)
+    }
+  }
+  return list
+}
+
 function boolean(raw: string, source: string): boolean {
   const value = raw.trim().toLowerCase()
   if (value === 'on' || value === 'true' || value === '1') return true
@@ -139,9 +165,17 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'maxConnectionsPerRoom', flag: 'max-connections-per-room', env: 'MAX_CONNECTIONS_PER_ROOM', fallback: '2000', help: 'more connections to one room are closed with 4429', parse: integer(1, 1_000_000) },
   { key: 'maxConnectionsPerAddress', flag: 'max-connections-per-address', env: 'MAX_CONNECTIONS_PER_ADDRESS', fallback: '1000', help: 'more connections from one client address are closed with 4429', parse: integer(1, 1_000_000) },
   { key: 'allowedOrigins', flag: 'allowed-origins', env: 'ALLOWED_ORIGINS', fallback: '', help: 'comma-separated origins besides the server\'s own whose pages may connect (others get 403)', parse: origins },
+  { key: 'allowedHosts', flag: 'allowed-hosts', env: 'ALLOWED_HOSTS', fallback: '', help: 'without AUTH_SECRET: comma-separated host names besides HOST, localhost and IP addresses that requests may name in Host (.example.com: and every name under it; *: any); others get 403 (DNS rebinding)', parse: hosts },
+  { key: 'maxUnfinishedBytes', flag: 'max-unfinished-bytes', env: 'MAX_UNFINISHED_BYTES', fallback: String(64 * 1024 * 1024), help: 'bytes held in unfinished WebSocket messages across all connections; the connection that passes it is closed with 1013', parse: integer(65536, 2 ** 40) },
+  { key: 'maxConnectionUnfinishedBytes', flag: 'max-connection-unfinished-bytes', env: 'MAX_CONNECTION_UNFINISHED_BYTES', fallback: String(16 * 1024 * 1024), help: 'bytes one connection may hold in an unfinished WebSocket message; past it it is closed with 1009', parse: integer(1024, 2 ** 31 - 1) },
+  { key: 'maxUpdateItems', flag: 'max-update-items', env: 'MAX_UPDATE_ITEMS', fallback: '10000', help: 'structs plus deleted ranges in one update, counted before it is applied; a larger one is refused and its sender closed with 4413', parse: integer(100, 100_000_000) },
+  { key: 'maxPendingItems', flag: 'max-pending-items', env: 'MAX_PENDING_ITEMS', fallback: '2000', help: 'structs plus deleted ranges a room holds waiting for missing dependencies; past it the sender is closed with 4413', parse: integer(10, 100_000_000) },
+  { key: 'fanoutWindowMs', flag: 'fanout-window-ms', env: 'FANOUT_WINDOW_MS', fallback: '20', help: 'in a busy room, relays (updates, cursor moves) that follow one another within this many ms go to each client as one frame; the window grows with the room up to this, a calm room waits for nothing; 0 = every relay at once', parse: integer(0, 1000) },
+  { key: 'maxApplyMs', flag: 'max-apply-ms', env: 'MAX_APPLY_MS', fallback: '2000', help: 'ms of applying one client address\'s messages may take at once (100 ms earned back each second); past it the sender is closed with 4413', parse: integer(1, 3_600_000) },
   { key: 'serveSourceMaps', flag: 'serve-source-maps', env: 'SERVE_SOURCE_MAPS', fallback: 'false', help: 'serve the web page\'s .map files (true | false)', parse: boolean },
   { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', fallback: null, help: 'cluster mode: redis://host:port whose streams carry every room between server processes (needs DATABASE_URL)', parse: text },
   { key: 'databaseUrl', flag: 'database-url', env: 'DATABASE_URL', fallback: null, help: 'postgres://… where rooms are stored instead of LevelDB (required in cluster mode)', parse: text },
+  { key: 'fsync', flag: 'fsync', env: 'FSYNC', fallback: 'false', help: 'true: every write is on disk before it is relayed (survives a machine crash, not only a process kill; cluster mode also needs Redis appendfsync always)', parse: boolean },
 ]
 
 /**

@@ -63,7 +63,7 @@ interface Level {
   status: string
   open(): Promise<void>
   close(): Promise<void>
-  batch(operations: BatchOperation[]): Promise<void>
+  batch(operations: BatchOperation[], options?: { sync?: boolean }): Promise<void>
   iterator(options: { gte: Key; lt: Key; reverse?: boolean; limit?: number; keys?: boolean; values?: boolean }): LevelIterator
 }
 
@@ -86,8 +86,8 @@ function errorText(error: unknown): string {
  * directory written by earlier versions (or by y-leveldb itself) loads as it is. y-leveldb's own
  * operations swallow errors and resolve null and cannot write several rooms in one batch, so this
  * store opens the database through y-leveldb (for its key encoding) and then talks to LevelDB
- * directly. Writes are not fsynced: a stored update survives the process being killed at any
- * moment (it is in the operating system's page cache), not the machine losing power.
+ * directly. Without `fsync` writes are not synced: a stored update survives the process being
+ * killed at any moment (it is in the operating system's page cache), not the machine losing power.
  */
 export class LevelStore implements Store {
   /** The next free clock of every room this process has read or written. */
@@ -96,10 +96,14 @@ export class LevelStore implements Store {
   private constructor(
     private readonly dir: string,
     private readonly db: Level,
+    private readonly sync: boolean,
   ) {}
 
-  /** Opens (creating if needed) the database in `dir`; rejects if another process holds it. */
-  static async open(dir: string): Promise<LevelStore> {
+  /**
+   * Opens (creating if needed) the database in `dir`; rejects if another process holds it.
+   * `fsync`: every write is on disk before it resolves (LevelDB's sync writes).
+   */
+  static async open(dir: string, options: { fsync?: boolean } = {}): Promise<LevelStore> {
     mkdirSync(dir, { recursive: true })
     const db = await new LeveldbPersistence(dir)._transact(async (level: Level) => level)
     if (db === null) throw new StorageError(`cannot open LevelDB in ${dir}`)
@@ -109,7 +113,7 @@ export class LevelStore implements Store {
     } catch (error) {
       throw new StorageError(`cannot open LevelDB in ${dir}: ${errorText(error)}`)
     }
-    return new LevelStore(dir, db)
+    return new LevelStore(dir, db, options.fsync === true)
   }
 
   async load(room: string): Promise<StoredUpdate[]> {
@@ -184,7 +188,8 @@ export class LevelStore implements Store {
 
   private async write(operations: BatchOperation[]): Promise<void> {
     try {
-      await this.db.batch(operations.map((operation) => (operation.value === undefined ? operation : { ...operation, value: Buffer.from(operation.value.buffer, operation.value.byteOffset, operation.value.byteLength) })))
+      const batch = operations.map((operation) => (operation.value === undefined ? operation : { ...operation, value: Buffer.from(operation.value.buffer, operation.value.byteOffset, operation.value.byteLength) }))
+      await this.db.batch(batch, { sync: this.sync })
     } catch (error) {
       throw new StorageError(`writing to LevelDB in ${this.dir} failed: ${errorText(error)}`)
     }

@@ -12,9 +12,10 @@ import {
   encodeAwarenessEntries,
   encodeSyncStep1,
   encodeSyncStep2,
-  encodeUpdate,
 } from './protocol.ts'
 import { RoomStore } from './room-store.ts'
+import { RoomFanout, awarenessEntries } from './fanout.ts'
+import { SyncAnswers } from './sync-answers.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
 import { REMOTE_ORIGIN } from './cluster/origin.ts'
@@ -28,6 +29,8 @@ export interface RoomContext {
   storeBeforeRelay: boolean
   /** Cluster mode: makes the loaded room follow its stream. */
   follower?: RoomFollower
+  /** The longest a relay waits to be batched with others in a busy room (ms; 0: none); see RoomFanout. */
+  fanoutWindowMs: number
 }
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] }
@@ -51,6 +54,8 @@ export class Room {
   /** Frames that arrived while the room was loading, in arrival order. */
   private pending: Array<{ connection: Connection; frame: Uint8Array }> = []
   private readonly store: RoomStore
+  private readonly fanout: RoomFanout
+  private readonly answers = new SyncAnswers()
   private readonly logger: Logger
   private state: 'loading' | 'ready' | 'failed' | 'destroyed' = 'loading'
   private unfollow: (() => void) | null = null
@@ -60,6 +65,12 @@ export class Room {
     private readonly context: RoomContext,
   ) {
     this.logger = context.logger.child({ room: name })
+    this.fanout = new RoomFanout({
+      windowMs: context.fanoutWindowMs,
+      // Only greeted connections, and none before the room is loaded or after it is destroyed.
+      recipients: () => (this.state === 'ready' ? this.connections : []),
+      metrics: context.metrics,
+    })
     this.store = new RoomStore(name, this.doc, context.writer, {
       compactAfter: context.compactAfter,
       storeBeforeRelay: context.storeBeforeRelay,
@@ -135,6 +146,7 @@ export class Room {
     this.unfollow?.()
     this.doc.off('update', this.onUpdate)
     this.awareness.off('update', this.onAwarenessUpdate)
+    this.fanout.dispose()
     this.awareness.destroy()
     this.doc.destroy()
     this.connections.clear()
@@ -188,7 +200,8 @@ export class Room {
       switch (message.type) {
         case 'sync-step-1': {
           // Holds what the room has applied; it leaves once all of that is stored.
-          const answer = encodeSyncStep2(this.doc, message.stateVector)
+          // Shared with every joiner that asks with the same state vector while the document is unchanged.
+          const answer = this.answers.get(message.stateVector, () => encodeSyncStep2(this.doc, message.stateVector))
           this.store.after(() => connection.send(answer))
           break
         }
@@ -273,21 +286,20 @@ export class Room {
 
   private readonly onUpdate = (update: Uint8Array, origin: unknown): void => {
     if (origin === LOAD_ORIGIN) return
-    const message = encodeUpdate(update)
+    this.answers.invalidate()
     // Another process's update, read from the room's stream: stored already, so relayed at once.
-    if (origin === REMOTE_ORIGIN) this.broadcast(message, origin)
-    else this.store.commit(update, () => this.broadcast(message, origin))
+    if (origin === REMOTE_ORIGIN) this.fanout.relayUpdate(update, null)
+    else this.store.commit(update, () => this.fanout.relayUpdate(update, this.senderOf(origin)))
   }
 
   private readonly onAwarenessUpdate = ({ added, updated, removed }: AwarenessChange, origin: unknown): void => {
-    const message = encodeAwareness(this.awareness, [...added, ...updated, ...removed])
+    const entries = awarenessEntries(this.awareness, [...added, ...updated, ...removed])
     // After the updates before it, so that a cursor never points into text not yet relayed.
-    this.store.after(() => this.broadcast(message, origin))
+    this.store.after(() => this.fanout.relayAwareness(entries, this.senderOf(origin)))
   }
 
-  /** Sends to every greeted connection but the one the change came from (it has it already). */
-  private broadcast(message: Uint8Array, origin: unknown): void {
-    if (this.state !== 'ready') return
-    for (const connection of this.connections) if (connection !== origin) connection.send(message)
+  /** The connection a change came from (it has it already), or null when it came from none of this room's. */
+  private senderOf(origin: unknown): Connection | null {
+    return this.connections.has(origin as Connection) ? (origin as Connection) : null
   }
 }

@@ -7,6 +7,9 @@ import type { RoomContext } from './room.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
 
+/** See RoomFanout: a few to tens of milliseconds bound each client's frames a second in a busy room. */
+export const DEFAULT_FANOUT_WINDOW_MS = 20
+
 export interface RoomRegistryOptions {
   /** Every write goes through it; the registry hands it the rooms to write again after a failure. */
   writer: StoreWriter
@@ -18,6 +21,8 @@ export interface RoomRegistryOptions {
   storeBeforeRelay?: boolean
   /** Cluster mode: makes each loaded room follow its stream. */
   follower?: RoomFollower
+  /** The longest a relay waits to be batched with others in a busy room (ms; default 20, 0: none); see RoomFanout. */
+  fanoutWindowMs?: number
 }
 
 /**
@@ -31,7 +36,7 @@ export class RoomRegistry {
   private readonly logger: Logger
 
   constructor(options: RoomRegistryOptions) {
-    this.context = { ...options, storeBeforeRelay: options.storeBeforeRelay ?? true }
+    this.context = { ...options, storeBeforeRelay: options.storeBeforeRelay ?? true, fanoutWindowMs: options.fanoutWindowMs ?? DEFAULT_FANOUT_WINDOW_MS }
     this.logger = options.logger
     options.writer.rooms = () => [...this.rooms.values()].map((room) => room.recoverable)
     options.writer.onUnhealthy = () => {

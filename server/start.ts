@@ -69,6 +69,7 @@ export async function startServer(options: ServerOptions = {}): Promise<CotextSe
     // Cluster mode compacts into PostgreSQL under a lease (ClusterStore), after COMPACT_AFTER appends.
     compactAfter: opened.roomsCompact ? config.compactAfter : Number.POSITIVE_INFINITY,
     storeBeforeRelay: config.storeBeforeRelay,
+    fanoutWindowMs: config.fanoutWindowMs,
     follower: opened.follower,
   })
 

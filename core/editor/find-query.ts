@@ -3,7 +3,6 @@ import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
-import type { TextChange } from '../buffer/text-change.ts'
 import { MatchFinder, mayCrossLines, scanningRegExp, type FindStatus } from '../buffer/scan.ts'
 import { Deadline, type ScanBudget } from '../buffer/regex-budget.ts'
 
@@ -96,8 +95,6 @@ export class FindQuery {
   private bounds: { start: number; end: number } | null = null
   private readonly emitter = new Emitter<FindEvents>()
   private readonly subscription: Disposable
-  /** Set while this query replaces: it searches again once, after the transaction. */
-  private replacing = false
   private disposed = false
 
   constructor(private readonly host: FindQueryHost, options: FindOptions) {
@@ -112,7 +109,11 @@ export class FindQuery {
     }
     this.frontier = this.rangeStart()
     if (options.pattern === '') this.status = 'done'
-    this.subscription = buffer.onDidChange((event) => this.applyChanges(event.changes))
+    this.subscription = buffer.onDidChangeText((changes) => {
+      const edits: number[] = []
+      changes.iterChanges((fromA, toA, fromB, toB) => edits.push(fromA, toA, fromB, toB))
+      this.applyEdits(edits, changes.newLength - changes.oldLength)
+    })
   }
 
   dispose(): void {
@@ -238,23 +239,17 @@ export class FindQuery {
     const starts = this.starts.slice()
     const ends = this.ends.slice()
     const buffer = this.host.buffer
-    this.replacing = true
-    try {
-      this.host.transact(() => {
-        // In order, each offset shifted by the replacements before it.
-        let shift = 0
-        for (let i = 0; i < count; i++) {
-          const start = buffer.positionForCharacterIndex(starts[i]! + shift)
-          const end = buffer.positionForCharacterIndex(ends[i]! + shift)
-          buffer.setTextInRange(new Range(start, end), texts[i]!, { normalizeLineEndings: false })
-          shift += texts[i]!.length - (ends[i]! - starts[i]!)
-        }
-      })
-    } finally {
-      this.replacing = false
-    }
-    this.restart()
-    this.searchAll(budget)
+    // The results then follow the transaction's change set like any other edit.
+    this.host.transact(() => {
+      // In order, each offset shifted by the replacements before it.
+      let shift = 0
+      for (let i = 0; i < count; i++) {
+        const start = buffer.positionForCharacterIndex(starts[i]! + shift)
+        const end = buffer.positionForCharacterIndex(ends[i]! + shift)
+        buffer.setTextInRange(new Range(start, end), texts[i]!, { normalizeLineEndings: false })
+        shift += texts[i]!.length - (ends[i]! - starts[i]!)
+      }
+    })
     return count
   }
 
@@ -275,28 +270,13 @@ export class FindQuery {
     return this.bounds ? this.bounds.end : this.host.buffer.getLength()
   }
 
-  private restart(): void {
-    this.starts = []
-    this.ends = []
-    this.frontier = this.rangeStart()
-    this.finder = null
-    this.status = this.options.pattern === '' ? 'done' : 'more'
-  }
-
   private emitUpdate(): void {
     this.emitter.emit('did-update', { count: this.starts.length, complete: this.status === 'done', tooSlow: this.status === 'too-slow' })
   }
 
-  private applyChanges(changes: readonly TextChange[]): void {
-    if (this.disposed || this.replacing || this.options.pattern === '') return
-    // The changes as old/new coordinate pairs (each change's offset is in the text the earlier left).
-    const edits: number[] = []
-    let shift = 0
-    for (const change of changes) {
-      const fromB = change.startOffset
-      edits.push(fromB - shift, fromB - shift + change.oldLength, fromB, fromB + change.newLength)
-      shift += change.newLength - change.oldLength
-    }
+  /** Follows one change of the text: `edits` are (fromA, toA, fromB, toB) per replacement, sorted. */
+  private applyEdits(edits: readonly number[], shift: number): void {
+    if (this.disposed || this.options.pattern === '' || edits.length === 0) return
     if (this.bounds) {
       const start = mapThrough(edits, this.bounds.start, -1)
       this.bounds = { start, end: Math.max(start, mapThrough(edits, this.bounds.end, 1)) }

@@ -24,6 +24,8 @@ export interface StoreSettings {
   /** Absolute. */
   dataDir: string
   compactAfter: number
+  /** FSYNC: every write on disk before it is acknowledged. */
+  fsync: boolean
 }
 
 /**
@@ -32,14 +34,15 @@ export interface StoreSettings {
  * settings check that REDIS_URL never comes without DATABASE_URL.
  */
 export async function openStore(settings: StoreSettings, logger: Logger): Promise<OpenedStore> {
-  const { redisUrl, databaseUrl, dataDir } = settings
+  const { redisUrl, databaseUrl, dataDir, fsync } = settings
   if (redisUrl !== null && databaseUrl !== null) {
-    const cluster = await ClusterStore.open({ redisUrl, databaseUrl, logger, compactAfter: settings.compactAfter })
+    const cluster = await ClusterStore.open({ redisUrl, databaseUrl, logger, compactAfter: settings.compactAfter, fsync })
     return { store: cluster, follower: cluster, metrics: () => cluster.metrics.render(), description: { store: 'cluster', processId: cluster.processId }, roomsCompact: false }
   }
   if (databaseUrl !== null) {
-    const pg = await PgStore.open(databaseUrl, (error) => logger.warn({ err: error }, 'PostgreSQL connection error'))
+    const pg = await PgStore.open(databaseUrl, (error) => logger.warn({ err: error }, 'PostgreSQL connection error'), { fsync })
+    await pg.checkDurability(logger)
     return { store: new PgLogStore(pg), description: { store: 'postgresql' }, roomsCompact: true }
   }
-  return { store: await JournaledStore.open(await LevelStore.open(dataDir), dataDir), description: { store: 'leveldb', dataDir }, roomsCompact: true }
+  return { store: await JournaledStore.open(await LevelStore.open(dataDir, { fsync }), dataDir, { fsync }), description: { store: 'leveldb', dataDir }, roomsCompact: true }
 }

@@ -29,9 +29,17 @@ describe('parseConfig', () => {
       maxConnectionsPerRoom: 2000,
       maxConnectionsPerAddress: 1000,
       allowedOrigins: [],
+      allowedHosts: [],
+      maxUnfinishedBytes: 64 * 1024 * 1024,
+      maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
+      maxUpdateItems: 10000,
+      maxPendingItems: 2000,
+      fanoutWindowMs: 20,
+      maxApplyMs: 2000,
       serveSourceMaps: false,
       redisUrl: null,
       databaseUrl: null,
+      fsync: false,
     })
   })
 
@@ -50,6 +58,8 @@ describe('parseConfig', () => {
       LOG_LEVEL: 'WARN',
       REDIS_URL: 'redis://r:6379',
       DATABASE_URL: 'postgres://p/db',
+      FANOUT_WINDOW_MS: '5',
+      FSYNC: 'true',
     }
     expect(config([], env)).toEqual({
       host: '0.0.0.0',
@@ -69,14 +79,22 @@ describe('parseConfig', () => {
       maxConnectionsPerRoom: 2000,
       maxConnectionsPerAddress: 1000,
       allowedOrigins: [],
+      allowedHosts: [],
+      maxUnfinishedBytes: 64 * 1024 * 1024,
+      maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
+      maxUpdateItems: 10000,
+      maxPendingItems: 2000,
+      fanoutWindowMs: 5,
+      maxApplyMs: 2000,
       serveSourceMaps: false,
       redisUrl: 'redis://r:6379',
       databaseUrl: 'postgres://p/db',
+      fsync: true,
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
       '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--store-first', 'on', '--web-dir', 'w', '--log-level', 'silent',
-      '--redis-url', 'redis://q:1', '--database-url', 'postgres://q/db',
+      '--redis-url', 'redis://q:1', '--database-url', 'postgres://q/db', '--fanout-window-ms', '1', '--fsync', 'false',
     ]
     expect(config(flags, env)).toEqual({
       host: '::1',
@@ -96,9 +114,17 @@ describe('parseConfig', () => {
       maxConnectionsPerRoom: 2000,
       maxConnectionsPerAddress: 1000,
       allowedOrigins: [],
+      allowedHosts: [],
+      maxUnfinishedBytes: 64 * 1024 * 1024,
+      maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
+      maxUpdateItems: 10000,
+      maxPendingItems: 2000,
+      fanoutWindowMs: 1,
+      maxApplyMs: 2000,
       serveSourceMaps: false,
       redisUrl: 'redis://q:1',
       databaseUrl: 'postgres://q/db',
+      fsync: false,
     })
     expect(config(['--port=99'], {}).port).toBe(99)
   })
@@ -121,6 +147,20 @@ describe('parseConfig', () => {
     expect(() => parseConfig([], { ALLOWED_ORIGINS: 'https://a.com/path' })).toThrow(new ConfigError(`${bad} "https://a.com/path" is not one`))
     expect(() => parseConfig([], { ALLOWED_ORIGINS: 'a.com' })).toThrow(new ConfigError(`${bad} "a.com" is not one`))
     expect(() => parseConfig([], { SERVE_SOURCE_MAPS: 'yes' })).toThrow(new ConfigError('SERVE_SOURCE_MAPS must be on or off (true or false), got "yes"'))
+  })
+
+  it('reads the allowed hosts and the budgets of issue 19', () => {
+    const env = {
+      ALLOWED_HOSTS: 'Editor.Example.com, .corp.example, *', MAX_UNFINISHED_BYTES: '1048576', MAX_CONNECTION_UNFINISHED_BYTES: '65536',
+      MAX_UPDATE_ITEMS: '500', MAX_PENDING_ITEMS: '50',
+    }
+    expect(config([], env)).toMatchObject({
+      allowedHosts: ['editor.example.com', '.corp.example', '*'], maxUnfinishedBytes: 1048576, maxConnectionUnfinishedBytes: 65536, maxUpdateItems: 500, maxPendingItems: 50,
+    })
+    expect(() => parseConfig([], { ALLOWED_HOSTS: 'http://a.com' })).toThrow(
+      new ConfigError('ALLOWED_HOSTS must list host names like editor.example.com or .example.com (and every name under it), or *, separated by commas; "http://a.com" is not one'),
+    )
+    expect(() => parseConfig([], { MAX_UPDATE_ITEMS: '5' })).toThrow(new ConfigError('MAX_UPDATE_ITEMS must be an integer from 100 to 100000000, got "5"'))
   })
 
   it('treats an empty environment variable as unset', () => {
