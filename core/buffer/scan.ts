@@ -337,3 +337,9 @@ export function replaceAll(host: ScanHost, regex: RegExp, replacement: string, t
   }, false, transact)
   return count
 }
+
+/** Atom's optional-options call shape: `(regex, range, iterator)` or `(regex, range, options, iterator)`. */
+export function scanWithArguments(host: ScanHost, regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator: ScanIterator | undefined, reverse: boolean, transact: (fn: () => void) => void): void {
+  const [options, callback] = typeof optionsOrIterator === 'function' ? [{}, optionsOrIterator] : [optionsOrIterator, iterator!]
+  scanInRange(host, regex, range, options, callback, reverse, transact)
+}

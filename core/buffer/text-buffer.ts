@@ -9,7 +9,7 @@ import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../
 import { YTextChangeReader, diffChange, rawChangesFromDelta, type RawChange } from './ytext-changes.ts'
 import type { ChangeSet } from './change-set.ts'
 import { TransactionChanges } from './transaction-changes.ts'
-import { replaceAll, scanInRange, type ScanIterator, type ScanOptions } from './scan.ts'
+import { replaceAll, scanWithArguments, type ScanIterator, type ScanOptions } from './scan.ts'
 
 export type { BufferChangeEvent, TextChange } from './text-change.ts'
 
@@ -559,9 +559,8 @@ export class TextBuffer {
   // Searching (Atom's scan API; the algorithm and its semantics are in scan.ts)
 
   /**
-   * Calls `iterator` with each match of `regex` in the buffer (only the first when `regex` is not
-   * global). Replacements made by the iterator are one transaction. Throws ScanTooSlowError, having
-   * changed nothing, when finding the matches takes longer than `options.timeLimit` (default 250 ms).
+   * Calls `iterator` with each match of `regex` (only the first when not global); its replacements are one
+   * transaction. Throws ScanTooSlowError, changing nothing, past `options.timeLimit` (default 250 ms).
    */
   scan(regex: RegExp, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
     this.scanInRange(regex, this.getRange(), optionsOrIterator, iterator)
@@ -574,14 +573,12 @@ export class TextBuffer {
 
   /** `scan` within `range`. */
   scanInRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
-    const [options, callback] = typeof optionsOrIterator === 'function' ? [{}, optionsOrIterator] : [optionsOrIterator, iterator!]
-    scanInRange(this, regex, range, options, callback, false, (fn) => this.transact(fn))
+    scanWithArguments(this, regex, range, optionsOrIterator, iterator, false, (fn) => this.transact(fn))
   }
 
   /** `scanInRange` from the last match to the first. */
   backwardsScanInRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
-    const [options, callback] = typeof optionsOrIterator === 'function' ? [{}, optionsOrIterator] : [optionsOrIterator, iterator!]
-    scanInRange(this, regex, range, options, callback, true, (fn) => this.transact(fn))
+    scanWithArguments(this, regex, range, optionsOrIterator, iterator, true, (fn) => this.transact(fn))
   }
 
   /** Replaces every match of `regex` (as `matchText.replace(regex, replacementText)`) in one transaction; returns the count. */

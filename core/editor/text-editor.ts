@@ -4,7 +4,7 @@ import type { Peer } from '../collab/peer.ts'
 import { AtomCommands } from './atom-commands.ts'
 import type { TextEditorOptions } from './editor-model.ts'
 import type { RangeLike } from '../point/range.ts'
-import { scanInRange, type ScanIterator, type ScanOptions } from '../buffer/scan.ts'
+import { scanWithArguments, type ScanIterator, type ScanOptions } from '../buffer/scan.ts'
 import { FindQuery, type FindOptions } from './find-query.ts'
 
 export type { TextEditorOptions } from './editor-model.ts'
@@ -101,14 +101,12 @@ export class TextEditor extends AtomCommands {
 
   /** `scan` within `range` (buffer coordinates). */
   scanInBufferRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
-    const [options, callback] = typeof optionsOrIterator === 'function' ? [{}, optionsOrIterator] : [optionsOrIterator, iterator!]
-    scanInRange(this.buffer, regex, range, options, callback, false, (fn) => this.transact(fn))
+    scanWithArguments(this.buffer, regex, range, optionsOrIterator, iterator, false, (fn) => this.transact(fn))
   }
 
   /** `scanInBufferRange` from the last match to the first. */
   backwardsScanInBufferRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
-    const [options, callback] = typeof optionsOrIterator === 'function' ? [{}, optionsOrIterator] : [optionsOrIterator, iterator!]
-    scanInRange(this.buffer, regex, range, options, callback, true, (fn) => this.transact(fn))
+    scanWithArguments(this.buffer, regex, range, optionsOrIterator, iterator, true, (fn) => this.transact(fn))
   }
 
   /**
