@@ -86,6 +86,12 @@ export function mayCrossLines(regex: RegExp): boolean {
   return regex.flags.includes('s') && source.includes('.')
 }
 
+/** What a finder needs to know about its pattern (`mayBacktrackBadly`, `mayCrossLines`). */
+export interface PatternTraits {
+  readonly risky: boolean
+  readonly crossesLines: boolean
+}
+
 /**
  * A resumable search of `[start, end)` of a text, row slice by row slice. Each `run` searches about
  * `maxChars` characters (whole rows) and reports matches in order as offsets.
@@ -106,11 +112,13 @@ export class MatchFinder {
     end: number,
     /** The budget of the runs to come (a resumed search gets a new one per call). */
     public deadline: Deadline,
+    traits?: PatternTraits,
   ) {
     this.position = start
     this.end = end
-    this.risky = mayBacktrackBadly(pattern.source)
-    this.crossesLines = mayCrossLines(pattern)
+    // Both read the pattern's source; a query making a finder per edit passes what it computed once.
+    this.risky = traits?.risky ?? mayBacktrackBadly(pattern.source)
+    this.crossesLines = traits?.crossesLines ?? mayCrossLines(pattern)
   }
 
   /** Where the next search starts. */
@@ -149,8 +157,9 @@ export class MatchFinder {
     let row = startRow
     let rowStart = 0
     let nextBreak: RegExpExecArray | null = null
-    const lineBreak = /\r\n|\r|\n/g
+    let lineBreak: RegExp | null = null
     const pointAt = (offset: number): Point => {
+      lineBreak ??= /\r\n|\r|\n/g
       for (;;) {
         if (nextBreak === null || nextBreak.index < rowStart) {
           lineBreak.lastIndex = rowStart

@@ -3,7 +3,8 @@ import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
-import { MatchFinder, mayCrossLines, scanningRegExp, type FindStatus } from '../buffer/scan.ts'
+import { MatchFinder, mayCrossLines, scanningRegExp, type FindStatus, type PatternTraits } from '../buffer/scan.ts'
+import { mayBacktrackBadly } from '../buffer/regex-budget.ts'
 import { Deadline, type ScanBudget } from '../buffer/regex-budget.ts'
 
 /*
@@ -86,6 +87,7 @@ export class FindQuery {
   readonly regExp: RegExp
   private readonly pattern: RegExp
   private readonly crossesLines: boolean
+  private readonly traits: PatternTraits
   private starts: number[] = []
   private ends: number[] = []
   /** Everything before this offset (within the bounds) has been searched. */
@@ -102,6 +104,7 @@ export class FindQuery {
     this.options = Object.freeze({ ...options })
     this.pattern = scanningRegExp(this.regExp)
     this.crossesLines = mayCrossLines(this.pattern)
+    this.traits = { risky: mayBacktrackBadly(this.pattern.source), crossesLines: this.crossesLines }
     const buffer = host.buffer
     if (options.inSelection) {
       const range = host.getSelectedBufferRange()
@@ -137,7 +140,7 @@ export class FindQuery {
     if (this.disposed || this.status !== 'more') return this.status
     const end = this.rangeEnd()
     if (this.finder === null || this.finder.getPosition() !== this.frontier || this.finder.end !== end) {
-      this.finder = new MatchFinder(this.host.buffer, this.pattern, this.frontier, end, new Deadline(options))
+      this.finder = new MatchFinder(this.host.buffer, this.pattern, this.frontier, end, new Deadline(options), this.traits)
     } else this.finder.deadline = new Deadline(options)
     const found = (s: number, e: number): void => {
       this.starts.push(s)
@@ -329,7 +332,7 @@ export class FindQuery {
       if (from < n && starts[from]! < a) a = Math.max(previousEnd, this.rowStart(starts[from]!))
       const foundStarts: number[] = []
       const foundEnds: number[] = []
-      const finder = new MatchFinder(buffer, this.pattern, a, rangeEnd, new Deadline())
+      const finder = new MatchFinder(buffer, this.pattern, a, rangeEnd, new Deadline(), this.traits)
       let done = false
       const found = (s: number, e: number): boolean => {
         if (s > b || (s === b && !(e === b && b === rangeEnd))) {
