@@ -40,3 +40,9 @@ export { Peer } from './collab/peer.ts'
 export type { RelativePositionJSON, SelectionJSON, UserInfo } from './collab/awareness-state.ts'
 /** Where the editor reports what it ignores, such as a peer's malformed awareness state. */
 export type { Logger } from './collab/collaboration.ts'
+/** Atom's scan API: what a scan's iterator receives, its options, and the error of a search that ran out of time. */
+export { type ScanMatch, type ScanIterator, type ScanOptions } from './buffer/scan.ts'
+export { ScanTooSlowError, type ScanBudget } from './buffer/regex-budget.ts'
+/** Live find results: matches kept current through everyone's edits, searched in slices; replace, select all. */
+export { FindQuery, InvalidPatternError, findRegExp, type FindOptions, type FindUpdate } from './editor/find-query.ts'
+export type { FindStatus } from './buffer/scan.ts'

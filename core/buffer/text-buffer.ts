@@ -5,12 +5,14 @@ import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import { LineIndex, endingLength } from './line-index.ts'
 import type { BufferChangeEvent, TextChange } from './text-change.ts'
-import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../point/unicode.ts'
+import { clipColumn, toFiniteNumber } from '../point/unicode.ts'
+import { withLineEndingPairs, withSplitSurrogates } from './edit-repair.ts'
 import { YTextChangeReader, diffChange, rawChangesFromDelta, type RawChange } from './ytext-changes.ts'
 import type { ChangeSet } from './change-set.ts'
 import { TransactionChanges } from './transaction-changes.ts'
 import { ChangePipeline, type ChangeHook, type PipelineStage } from './pipeline.ts'
 import { StopChanging, type Schedule } from './stop-changing.ts'
+import { replaceAll, scanWithArguments, type ScanIterator, type ScanOptions } from './scan.ts'
 
 export type { BufferChangeEvent, TextChange } from './text-change.ts'
 
@@ -285,7 +287,7 @@ export class TextBuffer {
   /** Replaces the whole text in one transaction. */
   setText(text: string): Range {
     this.assertText(text, 'text')
-    this.replace(0, this.index.length, text, this.origin)
+    this.write(0, this.index.length, text, this.origin)
     return this.getRange()
   }
 
@@ -303,7 +305,7 @@ export class TextBuffer {
     }
     const startOffset = this.offsetForPoint(start)
     const endOffset = this.offsetForPoint(end)
-    this.replace(startOffset, endOffset - startOffset, text, options.origin ?? this.origin)
+    this.write(startOffset, endOffset - startOffset, text, options.origin ?? this.origin)
     return Range.fromText(start, text)
   }
 
@@ -409,7 +411,7 @@ export class TextBuffer {
    * next; so our own edits are applied to the index (and hooks) immediately, and the observer later
    * only checks that nothing else changed the text inside the same transaction.
    */
-  private replace(offset: number, deleteLength: number, text: string, origin: unknown): void {
+  private write(offset: number, deleteLength: number, text: string, origin: unknown): void {
     if (deleteLength === 0 && text.length === 0) return
     this.doc.transact((transaction) => {
       const client = this.doc.clientID
@@ -462,8 +464,8 @@ export class TextBuffer {
     const changes: TextChange[] = []
     for (const rawChange of raw) {
       // Each change's offsets assume the earlier ones applied, so repair against the current index.
-      const repaired = repairSurrogates ? this.withSplitSurrogates(rawChange) : rawChange
-      const { offset, deleteLength, insertText } = this.withLineEndingPairs(repaired)
+      const repaired = repairSurrogates ? withSplitSurrogates(this.index, rawChange) : rawChange
+      const { offset, deleteLength, insertText } = withLineEndingPairs(this.index, repaired)
       if (deleteLength === 0 && insertText.length === 0) continue
       // One descent finds the row; a change that deletes within the row's content needs no other.
       const at = this.index.lineForOffset(offset)
@@ -506,64 +508,39 @@ export class TextBuffer {
     }
   }
 
-  /**
-   * An edit that joins a '\r' and a '\n' into one line ending, or splits one, changes the rows around
-   * it: "a\rb" plus "\n" at (1, 0) keeps two rows. Widening the change over the '\r' and '\n' involved
-   * makes its extents tell the truth, so markers, layout and listeners see the real rows.
-   */
-  private withLineEndingPairs(change: RawChange): RawChange {
-    let { offset, deleteLength, insertText } = change
-    const before = this.index.charAt(offset - 1)
-    const after = this.index.charAt(offset + deleteLength)
-    if (before !== '\r' && after !== '\n') return change
-    const firstOld = this.index.charAt(offset)
-    const lastOld = deleteLength > 0 ? this.index.charAt(offset + deleteLength - 1) : ''
-    const firstNew = insertText.length > 0 ? insertText[0] : after
-    const lastNew = insertText.length > 0 ? insertText[insertText.length - 1] : before
-    // A pair forms across the left edge, or the edit starts inside an existing pair.
-    if (before === '\r' && (firstNew === '\n' || firstOld === '\n')) {
-      offset -= 1
-      deleteLength += 1
-      insertText = '\r' + insertText
-    }
-    // A pair forms across the right edge, or the edit ends inside an existing pair.
-    if (after === '\n' && (lastNew === '\r' || lastOld === '\r')) {
-      deleteLength += 1
-      insertText += '\n'
-    }
-    return { offset, deleteLength, insertText }
-  }
-
-  /**
-   * Yjs replaces both halves of a surrogate pair with U+FFFD when an edit splits the pair inside one
-   * item, without reporting it; widen such a change so the mirror sees the same text.
-   */
-  private withSplitSurrogates(change: RawChange): RawChange {
-    let { offset, deleteLength, insertText } = change
-    const around = this.index.textBetween(offset - 1, offset + 1)
-    if (offset > 0 && around.length === 2 && isHighSurrogate(around.charCodeAt(0)) && isLowSurrogate(around.charCodeAt(1))) {
-      offset -= 1
-      deleteLength += 1
-      insertText = '\ufffd' + insertText
-      if (change.deleteLength === 0) {
-        deleteLength += 1
-        insertText += '\ufffd'
-      }
-    }
-    if (change.deleteLength > 0) {
-      const end = change.offset + change.deleteLength
-      const edge = this.index.textBetween(end - 1, end + 1)
-      if (edge.length === 2 && isHighSurrogate(edge.charCodeAt(0)) && isLowSurrogate(edge.charCodeAt(1))) {
-        deleteLength += 1
-        insertText += '\ufffd'
-      }
-    }
-    return { offset, deleteLength, insertText }
-  }
-
   private positionForOffsetUnclipped(offset: number): Point {
     const { row, rowStart } = this.index.rowForOffset(offset)
     return new Point(row, offset - rowStart)
+  }
+
+  // Searching (Atom's scan API; the algorithm and its semantics are in scan.ts)
+
+  /**
+   * Calls `iterator` with each match of `regex` (only the first when not global); its replacements are one
+   * transaction. Throws ScanTooSlowError, changing nothing, past `options.timeLimit` (default 250 ms).
+   */
+  scan(regex: RegExp, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    this.scanInRange(regex, this.getRange(), optionsOrIterator, iterator)
+  }
+
+  /** `scan` from the last match to the first. */
+  backwardsScan(regex: RegExp, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    this.backwardsScanInRange(regex, this.getRange(), optionsOrIterator, iterator)
+  }
+
+  /** `scan` within `range`. */
+  scanInRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    scanWithArguments(this, regex, range, optionsOrIterator, iterator, false, (fn) => this.transact(fn))
+  }
+
+  /** `scanInRange` from the last match to the first. */
+  backwardsScanInRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    scanWithArguments(this, regex, range, optionsOrIterator, iterator, true, (fn) => this.transact(fn))
+  }
+
+  /** Replaces every match of `regex` (as `matchText.replace(regex, replacementText)`) in one transaction; returns the count. */
+  replace(regex: RegExp, replacementText: string): number {
+    return replaceAll(this, regex, replacementText, (fn) => this.transact(fn))
   }
 }
 

@@ -186,7 +186,19 @@ export class YTextChangeReader {
     for (const item of this.insertedItems(transaction)) {
       if (item.id.client !== own) return false
       const clock = item.id.clock
-      if (!ranges.some(([from, to]) => clock >= from && clock + item.length <= to)) return false
+      // The ranges come in clock order (one per write of the transaction): binary search, as a replace
+      // all writes thousands of them.
+      let lo = 0
+      let hi = ranges.length - 1
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1
+        if (ranges[mid]![0] <= clock) lo = mid
+        else hi = mid - 1
+      }
+      const range = ranges[lo]
+      if (range === undefined || clock < range[0] || clock + item.length > range[1]) {
+        if (!ranges.some(([from, to]) => clock >= from && clock + item.length <= to)) return false
+      }
     }
     return true
   }

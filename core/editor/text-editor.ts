@@ -3,6 +3,9 @@ import { Collaboration, type CollaborationHost, type CollaborationOptions } from
 import type { Peer } from '../collab/peer.ts'
 import { AtomCommands } from './atom-commands.ts'
 import type { TextEditorOptions } from './editor-model.ts'
+import type { RangeLike } from '../point/range.ts'
+import { scanWithArguments, type ScanIterator, type ScanOptions } from '../buffer/scan.ts'
+import { FindQuery, type FindOptions } from './find-query.ts'
 
 export type { TextEditorOptions } from './editor-model.ts'
 
@@ -83,5 +86,39 @@ export class TextEditor extends AtomCommands {
       onDidAddSelection: (callback) => this.onDidAddSelection(callback),
       onDidRemoveSelection: (callback) => this.onDidRemoveSelection(callback),
     }
+  }
+
+  // Find and replace (Atom's scan API; the search itself is core/buffer/scan.ts, live results find-query.ts)
+
+  /**
+   * Calls `iterator` with each match of `regex` in the buffer (Atom's `TextEditor#scan`); replacements
+   * made by the iterator are one transaction and one undo step. Throws ScanTooSlowError, having changed
+   * nothing, when finding the matches takes longer than `options.timeLimit` (default 250 ms).
+   */
+  scan(regex: RegExp, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    this.scanInBufferRange(regex, this.buffer.getRange(), optionsOrIterator, iterator)
+  }
+
+  /** `scan` within `range` (buffer coordinates). */
+  scanInBufferRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    scanWithArguments(this.buffer, regex, range, optionsOrIterator, iterator, false, (fn) => this.transact(fn))
+  }
+
+  /** `scanInBufferRange` from the last match to the first. */
+  backwardsScanInBufferRange(regex: RegExp, range: RangeLike, optionsOrIterator: ScanOptions | ScanIterator, iterator?: ScanIterator): void {
+    scanWithArguments(this.buffer, regex, range, optionsOrIterator, iterator, true, (fn) => this.transact(fn))
+  }
+
+  /**
+   * Live find results for `options` (pattern, regex, caseSensitive, wholeWord, inSelection), kept current
+   * through everyone's edits; throws InvalidPatternError for a bad regex. Dispose the query when done.
+   */
+  createFindQuery(options: FindOptions): FindQuery {
+    return new FindQuery({
+      buffer: this.buffer,
+      transact: (fn) => this.transact(fn),
+      getSelectedBufferRange: () => this.getSelectedBufferRange(),
+      setSelectedBufferRanges: (ranges) => this.setSelectedBufferRanges(ranges),
+    }, options)
   }
 }

@@ -3,6 +3,7 @@ import type { Awareness } from 'y-protocols/awareness'
 import type * as Y from 'yjs'
 import { languageForPath, type TextEditor } from '../../core/index.ts'
 import { mountEditor, type MountedEditor } from '../mount.ts'
+import { FindBar } from '../find/find-bar.ts'
 import type { EditorView } from '../view/editor-view.ts'
 import { keepColorDistinct } from './color-keeper.ts'
 import { restoreCursor } from './cursor-memory.ts'
@@ -121,6 +122,9 @@ export function openRoomPage(root: HTMLElement, room: string, token: string | nu
   session.onDidRefuse((refusal) => showRefusal(page, refusal, mounted))
 
   restoreCursor(storage, room, editor, session, () => view.requestAutoscroll())
+
+  // Ctrl+F find, Ctrl+H replace, Ctrl+G go to line (web/find/find-bar.ts).
+  new FindBar(view.element, editor, view, win)
 
   // F1 opens the key help from anywhere on the page (the editor handles it itself when focused).
   doc.addEventListener('keydown', (event) => {

@@ -7,11 +7,18 @@ import { KEYMAP } from '../input/keymap.ts'
  * whatever had it (the editor).
  */
 
-/** Keys the page handles before the keymap: leaving the editor by keyboard and this help. */
+/** Keys the page handles itself: leaving the editor by keyboard, this help, and the find bar's keys. */
 export const PAGE_KEYS: readonly (readonly [keys: string, what: string])[] = [
   ['Escape, then Tab / Shift+Tab', 'Leave the editor (to the next / previous control)'],
   ['Ctrl+M', 'Toggle Tab moves focus (instead of indenting)'],
   ['F1', 'Show this key help'],
+  ['Ctrl+F', 'Find (Atom: find-and-replace:show)'],
+  ['Ctrl+H', 'Find and replace (find-and-replace:show-replace)'],
+  ['Enter, Shift+Enter / F3, Shift+F3', 'Next / previous match (find-and-replace:find-next, find-previous)'],
+  ['Alt+Enter (in the find field), Alt+F3', 'Select all matches (find-and-replace:select-all)'],
+  ['Enter, Ctrl+Enter (in the replace field)', 'Replace and go to the next / replace all (find-and-replace:replace-next, replace-all)'],
+  ['Ctrl+G', 'Go to line, or line:column (go-to-line:toggle)'],
+  ['Escape (in the find bar)', 'Close the find bar, back to the text'],
 ]
 
 const KEY_NAMES: Readonly<Record<string, string>> = {
