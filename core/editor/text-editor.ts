@@ -21,6 +21,8 @@ import type { SelectionList } from './selection-list.ts'
 import { type CommandTarget, type EachSelectionMethods, type EditorMotionMethods, defineEditorCommands } from './commands.ts'
 import { Collaboration, type CollaborationHost, type CollaborationOptions } from '../collab/collaboration.ts'
 import type { Peer } from '../collab/peer.ts'
+import { Authorship, type AuthorshipRun, type TextDiff } from '../collab/authorship.ts'
+import type { ChangeEntry, ChangeQuery } from '../collab/change-log.ts'
 
 export type { TextEditorOptions } from './editor-model.ts'
 
@@ -62,12 +64,14 @@ export class TextEditor {
       if (options.logger) collaborationOptions.logger = options.logger
       this.collaboration = new Collaboration(this.collaborationHost(), options.awareness, collaborationOptions)
     }
+    this.authorship = this.createAuthorship(options)
   }
 
   destroy(): void {
     if (this.destroyed) return
     // First, while selections still exist: peers leave and our awareness fields are cleared.
     this.collaboration?.destroy()
+    this.authorship.destroy()
     this.destroyed = true
     this.model.destroy()
   }
@@ -345,12 +349,16 @@ export class TextEditor {
 
   // History
 
-  undo(options: WriteOptions = {}): boolean {
+  /** Undoes this editor's last change; with `scope: 'everyone'`, the document's latest change, whoever made it. */
+  undo(options: WriteOptions & { scope?: 'mine' | 'everyone' } = {}): boolean {
+    if (options.scope === 'everyone') return this.undoEveryone(options)
     this.scope.checkWritable('undo', options)
     return this.scope.run(() => this.history.undo())
   }
 
-  redo(options: WriteOptions = {}): boolean {
+  /** Redoes this editor's last undone change; with `scope: 'everyone'`, the last undo of everyone's. */
+  redo(options: WriteOptions & { scope?: 'mine' | 'everyone' } = {}): boolean {
+    if (options.scope === 'everyone') return this.redoEveryone(options)
     this.scope.checkWritable('redo', options)
     return this.scope.run(() => this.history.redo())
   }
@@ -419,6 +427,85 @@ export class TextEditor {
   /** Internal: what the generated commands run on. */
   commandTarget(): CommandTarget {
     return { selections: this.selections, scope: this.scope, editing: this.model }
+  }
+
+  // Who wrote what, undo by choice: the change log, authorship, selective revert (core/collab/authorship.ts)
+
+  /** Follows every transaction from the editor's creation: log, authorship index, reverts. */
+  private readonly authorship: Authorship
+
+  private createAuthorship(options: TextEditorOptions): Authorship {
+    return new Authorship({
+      buffer: this.buffer,
+      awareness: options.awareness ?? null,
+      run: (fn) => this.scope.run(fn, 'intersecting'),
+      restoreSelections: (selections) => this.model.restoreSelections(selections),
+    })
+  }
+
+  /**
+   * Every change to the text since this editor was made, local or remote, oldest first: `{id, author:
+   * {clientID, user, attested}, time, origin, insertedIds, deletedIds, revertible}`. `since`/`until`
+   * bound the time (inclusive, ms since the epoch); `author` is a client ID, a user id or a user name.
+   */
+  getChanges(query: ChangeQuery = {}): ChangeEntry[] {
+    return this.authorship.getChanges(query)
+  }
+
+  /** Calls back with each change as it is added to the log (once per transaction that changed the text). */
+  onDidAddChange(callback: (change: ChangeEntry) => void): Disposable {
+    return this.authorship.onDidAddChange(callback)
+  }
+
+  /** Fires when the server's attested bindings or a peer's user changed: authorship may read differently. */
+  onDidChangeAuthors(callback: () => void): Disposable {
+    return this.authorship.onDidChangeAuthors(callback)
+  }
+
+  /**
+   * Who wrote the text in `range` (default: all of it): runs `[{range, from, to, author}]` covering it
+   * in order. The author of a character is the client that inserted it, mapped to a user through the
+   * server's attested bindings (`attested: true`) or that client's awareness `user`.
+   */
+  getAuthorship(range?: RangeLike): AuthorshipRun[] {
+    if (range === undefined) return this.authorship.authorship(0, this.buffer.getLength())
+    const clipped = this.buffer.clipRange(Range.fromObject(range, false, 'range'))
+    return this.authorship.authorship(this.buffer.characterIndexForPosition(clipped.start), this.buffer.characterIndexForPosition(clipped.end))
+  }
+
+  /**
+   * Reverts one change of the log (anyone's, even with later changes on top): the text it inserted goes,
+   * the text it deleted comes back; text others inserted inside stays and text others deleted stays
+   * deleted. One transaction, in the log; selects what came back. Returns the new change (revert it
+   * to redo), or null when nothing was left to revert. Throws for an unknown change or one that left
+   * the revert window.
+   */
+  revertChange(idOrChange: string | ChangeEntry, options: WriteOptions = {}): ChangeEntry | null {
+    this.scope.checkWritable('revertChange', options)
+    return this.authorship.revertChange(idOrChange)
+  }
+
+  /** Reverts every change of `author` between `since` and `until` as one change (see `revertChange`). */
+  revertChanges(query: ChangeQuery & { author: number | string }, options: WriteOptions = {}): ChangeEntry | null {
+    this.scope.checkWritable('revertChanges', options)
+    return this.authorship.revertChanges(query)
+  }
+
+  /** `undo({scope: 'everyone'})`: reverts the document's latest change not yet undone this way. */
+  undoEveryone(options: WriteOptions = {}): boolean {
+    this.scope.checkWritable('undo', options)
+    return this.authorship.undoEveryone()
+  }
+
+  /** `redo({scope: 'everyone'})`: takes back the latest `undoEveryone`. */
+  redoEveryone(options: WriteOptions = {}): boolean {
+    this.scope.checkWritable('redo', options)
+    return this.authorship.redoEveryone()
+  }
+
+  /** What changed since `state` (a `Y.encodeStateAsUpdate` of this document earlier): inserted ranges and deleted text, with authors. */
+  diffFrom(state: Uint8Array): TextDiff {
+    return this.authorship.diffFrom(state)
   }
 
 
