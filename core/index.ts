@@ -38,3 +38,11 @@ export { Peer } from './collab/peer.ts'
 export type { RelativePositionJSON, SelectionJSON, UserInfo } from './collab/awareness-state.ts'
 /** Where the editor reports what it ignores, such as a peer's malformed awareness state. */
 export type { Logger } from './collab/collaboration.ts'
+/** Who wrote what: authorship runs, the change log's entries and authors, diffs against an earlier state. */
+export { AuthorshipRun, type TextDiff } from './collab/authorship.ts'
+/** A change of the log (`getChanges`, `onDidAddChange`), its query, and the revert window it keeps deleted text for. */
+export type { ChangeEntry, ChangeQuery, RevertWindow } from './collab/change-log.ts'
+/** Who made a change (client, user, attested), and the map where the server binds clients to users. */
+export { AUTHORS_MAP, type AuthorUser, type ChangeAuthor } from './collab/authors.ts'
+/** Yjs IDs of a run of items, as change entries list them. */
+export type { IdRange } from './buffer/change-set.ts'

@@ -110,22 +110,27 @@ export class AuthorshipIndex {
 
   /** The runs covering [from, to), clipped to it. */
   spans(from = 0, to = this.total): ClientSpan[] {
+    const out: ClientSpan[] = []
+    this.forEachSpan(from, to, (spanFrom, spanTo, client) => out.push({ from: spanFrom, to: spanTo, client }))
+    return out
+  }
+
+  /** Calls `f` with each run covering [from, to), clipped to it, in order; allocates nothing. */
+  forEachSpan(from: number, to: number, f: (from: number, to: number, client: number) => void): void {
     from = Math.max(0, from)
     to = Math.min(this.total, to)
-    const out: ClientSpan[] = []
-    if (from >= to) return out
+    if (from >= to) return
     let { leafIndex, runIndex, inRun } = this.locate(from)
     let pos = from - inRun
     for (; leafIndex < this.leaves.length; leafIndex++, runIndex = 0) {
-      const leaf = this.leaves[leafIndex]!
-      for (; runIndex < leaf.clients.length; runIndex++) {
-        const end = pos + leaf.lengths[runIndex]!
-        out.push({ from: Math.max(pos, from), to: Math.min(end, to), client: leaf.clients[runIndex]! })
-        if (end >= to) return out
+      const { clients, lengths } = this.leaves[leafIndex]!
+      for (; runIndex < clients.length; runIndex++) {
+        const end = pos + lengths[runIndex]!
+        f(pos > from ? pos : from, end < to ? end : to, clients[runIndex]!)
+        if (end >= to) return
         pos = end
       }
     }
-    return out
   }
 
   private insertRun(at: number, client: number, length: number): void {

@@ -12,13 +12,29 @@ import { ChangeSetSource } from './change-source.ts'
 import { Reverts } from './revert.ts'
 import { type ClientRun, clientRunsFrom, diffSince, visibleClientRuns } from './yjs-items.ts'
 
-/** A stretch of the text written by one author. */
-export interface AuthorshipRun {
-  readonly range: Range
-  /** The same stretch as UTF-16 offsets. */
-  readonly from: number
-  readonly to: number
-  readonly author: ChangeAuthor
+/**
+ * A stretch of the text written by one author: `from`/`to` are UTF-16 offsets; `range` (buffer
+ * coordinates) is computed when first read, so a query over the whole text costs no conversions.
+ */
+export class AuthorshipRun {
+  private cachedRange: Range | null = null
+
+  constructor(
+    private readonly buffer: TextBuffer,
+    readonly from: number,
+    readonly to: number,
+    readonly author: ChangeAuthor,
+  ) {}
+
+  /** The run in buffer coordinates. */
+  get range(): Range {
+    this.cachedRange ??= new Range(this.buffer.positionForCharacterIndex(this.from), this.buffer.positionForCharacterIndex(this.to))
+    return this.cachedRange
+  }
+
+  toJSON(): { from: number; to: number; author: ChangeAuthor } {
+    return { from: this.from, to: this.to, author: this.author }
+  }
 }
 
 /** What changed since an earlier state: inserted text as ranges of the current text, deleted text where it was. */
@@ -67,7 +83,11 @@ export class Authorship {
     this.source = new ChangeSetSource(buffer, host.now ?? Date.now, (change) => this.follow(change))
   }
 
+  private destroyed = false
+
   destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
     this.source.destroy()
     this.reverts.destroy()
     this.authorsHook.dispose()
@@ -92,23 +112,23 @@ export class Authorship {
   /** Runs of one author over [from, to); neighbouring runs of one attested user are one run. */
   authorship(from: number, to: number): AuthorshipRun[] {
     const buffer = this.host.buffer
+    const authors = this.authors
     const runs: AuthorshipRun[] = []
-    let previous: { from: number; to: number; author: ChangeAuthor } | null = null
-    const flush = (): void => {
-      if (previous === null) return
-      const range = new Range(buffer.positionForCharacterIndex(previous.from), buffer.positionForCharacterIndex(previous.to))
-      runs.push({ range, from: previous.from, to: previous.to, author: previous.author })
-    }
-    for (const span of this.index.spans(from, to)) {
-      const author = this.authors.author(span.client)
-      if (previous !== null && sameUser(previous.author, author)) {
-        previous.to = span.to
-        continue
+    let runFrom = 0
+    let runTo = 0
+    let runAuthor: ChangeAuthor | null = null
+    this.index.forEachSpan(from, to, (spanFrom, spanTo, client) => {
+      const author = authors.author(client)
+      if (runAuthor !== null && sameUser(runAuthor, author)) {
+        runTo = spanTo
+        return
       }
-      flush()
-      previous = { from: span.from, to: span.to, author }
-    }
-    flush()
+      if (runAuthor !== null) runs.push(new AuthorshipRun(buffer, runFrom, runTo, runAuthor))
+      runFrom = spanFrom
+      runTo = spanTo
+      runAuthor = author
+    })
+    if (runAuthor !== null) runs.push(new AuthorshipRun(buffer, runFrom, runTo, runAuthor))
     return runs
   }
 
@@ -159,8 +179,8 @@ export class Authorship {
   /** Every change set: into the log, through the authorship index, and past the reverts' bookkeeping. */
   private follow(change: ChangeSet): void {
     this.mapIndex(change)
-    const entry = this.log.add(change)
-    this.reverts.noteChange(change, entry)
+    this.log.add(change)
+    this.reverts.noteChange(change)
   }
 
   private mapIndex(change: ChangeSet): void {

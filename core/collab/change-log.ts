@@ -73,8 +73,8 @@ export class ChangeLog {
     this.emitter.dispose()
   }
 
-  /** Records `change` (called once per transaction that changed the text); returns its entry. */
-  add(change: ChangeSet): ChangeEntry {
+  /** Records `change` (called once per transaction that changed the text). */
+  add(change: ChangeSet): void {
     const index = this.count
     if (index === this.times.length) this.grow()
     this.times[index] = change.time
@@ -92,9 +92,8 @@ export class ChangeLog {
       }
     }
     this.trimWindow(change.time)
-    const entry = this.entry(index)
-    this.emitter.emit('did-add-change', entry)
-    return entry
+    // Entries are objects only for those who ask: typing with nobody listening allocates none.
+    if (this.emitter.hasListeners('did-add-change')) this.emitter.emit('did-add-change', this.entry(index))
   }
 
   get size(): number {

@@ -11,7 +11,9 @@ import { transactionIdRanges } from './yjs-items.ts'
  * from until then.)
  */
 export class ChangeSetSource {
-  private pending: ChangeSet | null = null
+  /** The transaction's first change event as edits (most transactions have one), or all of them composed. */
+  private pendingEdits: { oldLength: number; edits: SequentialEdit[] } | null = null
+  private pendingSet: ChangeSet | null = null
   private readonly subscriptions: Disposable[] = []
 
   constructor(
@@ -27,23 +29,37 @@ export class ChangeSetSource {
           edits.push({ offset: startOffset, deleteLength: oldLength, insertText: newText })
           shift += newText.length - oldLength
         }
-        const set = ChangeSet.fromSequential(buffer.getLength() - shift, edits)
-        this.pending = this.pending === null ? set : this.pending.compose(set)
+        const oldLength = buffer.getLength() - shift
+        if (this.pendingEdits === null && this.pendingSet === null) {
+          this.pendingEdits = { oldLength, edits }
+          return
+        }
+        // A second event in one transaction (several cursors): compose change sets.
+        const set = ChangeSet.fromSequential(oldLength, edits)
+        this.pendingSet = (this.pendingSet ?? this.takeEditsAsSet()).compose(set)
       }),
     )
     const afterTransaction = (transaction: Y.Transaction): void => {
-      const pending = this.pending
-      if (pending === null) return
-      this.pending = null
+      if (this.pendingEdits === null && this.pendingSet === null) return
+      let oldLength: number
+      let edits: SequentialEdit[]
+      if (this.pendingSet === null) {
+        ;({ oldLength, edits } = this.pendingEdits!)
+      } else {
+        const set = this.pendingSet
+        oldLength = set.oldLength
+        edits = []
+        set.iterChanges((fromA, toA, fromB, _toB, inserted) => edits.push({ offset: fromB, deleteLength: toA - fromA, insertText: inserted }))
+      }
+      this.pendingEdits = null
+      this.pendingSet = null
       const { insertedIds, deletedIds } = transactionIdRanges(transaction, buffer.ytext)
       const local = transaction.local
-      const author = local ? transaction.doc.clientID : (insertedIds[0]?.client ?? 0)
-      const edits: SequentialEdit[] = []
-      pending.iterChanges((fromA, toA, fromB, _toB, inserted) => edits.push({ offset: fromB, deleteLength: toA - fromA, insertText: inserted }))
-      const change = ChangeSet.fromSequential(pending.oldLength, edits, {
+      const change = ChangeSet.fromSequential(oldLength, edits, {
         origin: local ? 'local' : 'remote',
         transactionOrigin: transaction.origin,
-        author,
+        // A remote deletion does not say who deleted (Yjs records no deleter): client 0 then.
+        author: local ? transaction.doc.clientID : (insertedIds[0]?.client ?? 0),
         time: this.now(),
         insertedIds,
         deletedIds,
@@ -54,8 +70,15 @@ export class ChangeSetSource {
     this.subscriptions.push(new Disposable(() => buffer.doc.off('afterTransaction', afterTransaction)))
   }
 
+  private takeEditsAsSet(): ChangeSet {
+    const { oldLength, edits } = this.pendingEdits!
+    this.pendingEdits = null
+    return ChangeSet.fromSequential(oldLength, edits)
+  }
+
   destroy(): void {
     for (const subscription of this.subscriptions) subscription.dispose()
-    this.pending = null
+    this.pendingEdits = null
+    this.pendingSet = null
   }
 }

@@ -39,12 +39,12 @@ export class Reverts {
   }
 
   /** Called for every change set the log records: notes reverts, and forgets redo after a new local change. */
-  noteChange(change: ChangeSet, entry: ChangeEntry): void {
+  noteChange(change: ChangeSet): void {
     if (change.transactionOrigin === this.reverter.origin) {
       this.lastRevertSet = change
       return
     }
-    if (entry.origin === 'local') this.redoStack = []
+    if (change.origin === 'local' && this.redoStack.length > 0) this.redoStack = []
   }
 
   /** Reverts one change (an entry or its id); returns the new change, or null when nothing was left to revert. */
