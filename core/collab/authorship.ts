@@ -132,6 +132,13 @@ export class Authorship {
     return runs
   }
 
+  /** The logged change that inserted the character at `offset`, or null (written before this editor's log began). */
+  changeThatInserted(offset: number): ChangeEntry | null {
+    if (offset < 0 || offset >= this.host.buffer.getLength()) return null
+    const id = this.host.buffer.relativePositionForOffset(offset, 0).item
+    return id === null ? null : this.log.insertedBy(id.client, id.clock)
+  }
+
   /** Number of runs the index holds (for tests and the benchmark). */
   get runCount(): number {
     return this.index.runCount

@@ -137,6 +137,16 @@ export class ChangeLog {
     return out
   }
 
+  /** The latest change that inserted the character with ID (client, clock), or null (older than the log). */
+  insertedBy(client: number, clock: number): ChangeEntry | null {
+    for (let i = this.count - 1; i >= 0; i--) {
+      for (const range of this.inserted[i]!) {
+        if (range.client === client && range.clock <= clock && clock < range.clock + range.length) return this.entry(i)
+      }
+    }
+    return null
+  }
+
   onDidAddChange(callback: (entry: ChangeEntry) => void): Disposable {
     return this.emitter.on('did-add-change', callback)
   }

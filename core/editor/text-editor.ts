@@ -473,6 +473,12 @@ export class TextEditor {
     return this.authorship.authorship(this.buffer.characterIndexForPosition(clipped.start), this.buffer.characterIndexForPosition(clipped.end))
   }
 
+  /** The logged change that inserted the character at `position` (who and when), or null when it predates the log. */
+  getChangeAtBufferPosition(position: PointLike): ChangeEntry | null {
+    const point = this.buffer.clipPosition(Point.fromObject(position, false, 'position'))
+    return this.authorship.changeThatInserted(this.buffer.characterIndexForPosition(point))
+  }
+
   /**
    * Reverts one change of the log (anyone's, even with later changes on top): the text it inserted goes,
    * the text it deleted comes back; text others inserted inside stays and text others deleted stays

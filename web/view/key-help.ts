@@ -12,7 +12,16 @@ export const PAGE_KEYS: readonly (readonly [keys: string, what: string])[] = [
   ['Escape, then Tab / Shift+Tab', 'Leave the editor (to the next / previous control)'],
   ['Ctrl+M', 'Toggle Tab moves focus (instead of indenting)'],
   ['F1', 'Show this key help'],
+  ['Alt+Shift+A', 'Show or hide who wrote what (authorship colours)'],
+  ['Alt+Shift+W', 'Say who wrote the text at the cursor, and when'],
+  ['Alt+Shift+H', 'Open or close the history panel'],
 ]
+
+/** Commands whose name does not read well as a label. */
+const COMMAND_LABELS: Readonly<Record<string, string>> = {
+  'cotext:undo-everyone': 'Undo everyone’s last change',
+  'cotext:redo-everyone': 'Redo everyone’s last undone change',
+}
 
 const KEY_NAMES: Readonly<Record<string, string>> = {
   up: '↑', down: '↓', left: '←', right: '→', pageup: 'PageUp', pagedown: 'PageDown', home: 'Home', end: 'End',
@@ -31,6 +40,7 @@ function keyName(part: string): string {
 
 /** 'editor:move-to-beginning-of-word' -> 'Move to beginning of word'. */
 export function commandLabel(command: string): string {
+  if (COMMAND_LABELS[command] !== undefined) return COMMAND_LABELS[command]
   const words = command.slice(command.indexOf(':') + 1).replace(/-/g, ' ')
   return words.charAt(0).toUpperCase() + words.slice(1)
 }
