@@ -2,6 +2,8 @@
 export { TextEditor, type TextEditorOptions } from './editor/text-editor.ts'
 /** The line-oriented view of the shared Y.Text behind an editor. */
 export { TextBuffer, type BufferChangeEvent, type TextChange } from './buffer/text-buffer.ts'
+/** A transaction's changes to the text as one value: replacements in old and new offsets, origin, author, time, Yjs IDs. */
+export { ChangeSet, type ChangeSetMeta, type IdRange, type MapMode, type ChangeOrigin } from './buffer/change-set.ts'
 /** A selection with its cursor, as Atom's Selection. */
 export { Selection, type SelectionRangeEvent, type SetRangeOptions } from './selection/selection.ts'
 /** The insertion point of a selection, as Atom's Cursor. */
@@ -44,5 +46,3 @@ export { AuthorshipRun, type TextDiff } from './collab/authorship.ts'
 export type { ChangeEntry, ChangeQuery, RevertWindow } from './collab/change-log.ts'
 /** Who made a change (client, user, attested), and the map where the server binds clients to users. */
 export { AUTHORS_MAP, type AuthorUser, type ChangeAuthor } from './collab/authors.ts'
-/** Yjs IDs of a run of items, as change entries list them. */
-export type { IdRange } from './buffer/change-set.ts'

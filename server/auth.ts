@@ -1,5 +1,6 @@
 import { SignJWT, jwtVerify, errors } from 'jose'
 import { CloseCode } from './close-codes.ts'
+import { MIN_SECRET_BYTES } from './config.ts'
 import { isValidRoomName, MAX_ROOM_NAME_LENGTH } from './room-name.ts'
 
 /**
@@ -95,7 +96,26 @@ export interface TokenRequest extends TokenClaims {
   now?: number
 }
 
+/**
+ * What is wrong with `secret` as the key tokens are signed with, or null when the server would take it:
+ * the server refuses an AUTH_SECRET shorter than 32 bytes, so a shorter one would only sign tokens it
+ * refuses. `signToken` and `npm run token` report the same message.
+ */
+export function secretProblem(secret: unknown): string | null {
+  if (typeof secret !== 'string' || secret === '') {
+    return "AUTH_SECRET is not set. Tokens are signed with the server's secret: run this with the AUTH_SECRET the server runs with (or pass --secret). A server without AUTH_SECRET is open and needs no token."
+  }
+  if (new TextEncoder().encode(secret).length < MIN_SECRET_BYTES) return `the secret must be at least ${MIN_SECRET_BYTES} bytes, as the server requires`
+  return null
+}
+
+/**
+ * Signs an access token for a server that runs with the same `secret`. Throws a TypeError, signing
+ * nothing, when the secret is missing or shorter than the server accepts, or a claim is invalid.
+ */
 export async function signToken(secret: string, request: TokenRequest): Promise<string> {
+  const problem = secretProblem(secret)
+  if (problem !== null) throw new TypeError(problem)
   if (!isValidRoomClaim(request.room)) throw new TypeError(`room: ${JSON.stringify(request.room)} is neither a room name, * nor a prefix ending in /*`)
   if (request.mode !== 'rw' && request.mode !== 'ro') throw new TypeError(`mode: must be rw or ro, got ${JSON.stringify(request.mode)}`)
   if (!Number.isSafeInteger(request.ttlSeconds) || request.ttlSeconds <= 0) throw new TypeError(`ttlSeconds: must be a positive integer, got ${request.ttlSeconds}`)

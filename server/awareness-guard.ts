@@ -1,7 +1,9 @@
 import type { Logger } from 'pino'
-import type { Connection } from './connection.ts'
+import * as Y from 'yjs'
+import * as awarenessProtocol from 'y-protocols/awareness'
+import { Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
-import { ProtocolError, decodeAwarenessEntries, encodeAwarenessMessage } from './protocol.ts'
+import { ProtocolError, decodeAwarenessEntries, encodeAwarenessEntries, encodeAwarenessMessage } from './protocol.ts'
 import type { AwarenessEntry } from './protocol.ts'
 
 /**
@@ -17,6 +19,14 @@ import type { AwarenessEntry } from './protocol.ts'
  * A connection speaks for one id (`Connection.awarenessClientId`, the first it may own), as the
  * room expects: the stock client re-sends every change it receives, a departed peer's `null`
  * included, so a removal never claims an id.
+ *
+ * Writing settles a dispute: a connection whose document updates were made by Yjs client X (the
+ * stock client's awareness id is its document's client id) takes X back from an owner that
+ * never wrote as X, at once, without waiting for its next awareness message. Otherwise a
+ * read-only connection could publish under a writer's id while the writer was briefly away and
+ * keep it when the writer came back. The impostor's state is removed, and the state the writer
+ * last tried to publish under X is published for it (the stock client overwrites its own local
+ * state with whatever it is sent under its id, so this also puts the writer's state back).
  */
 
 type Owner = string | Connection
@@ -29,6 +39,10 @@ export interface AwarenessGuardOptions {
 
 export class AwarenessOwners {
   private readonly owners = new Map<number, Owner>()
+  /** Per client id: who has written document updates as that Yjs client. */
+  private readonly writers = new Map<number, Set<Owner>>()
+  /** Per connection: the last state it published under an id it could not claim. */
+  private readonly refused = new WeakMap<Connection, AwarenessEntry>()
 
   /**
    * Forgets the ids owned by `connection` itself (ids owned by a subject stay owned). Called as
@@ -48,19 +62,95 @@ export class AwarenessOwners {
   /** Whether `connection` may take `clientId` as its own, with `others` the room's other connections. */
   mayClaim(connection: Connection, clientId: number, others: Iterable<Connection>): boolean {
     const owner = this.owners.get(clientId)
+    const outranks = (holder: Owner): boolean => this.hasWritten(ownerOf(connection), clientId) && !this.hasWritten(holder, clientId)
     if (owner === undefined) {
       // Not owned yet: as before ownership, an id another open connection speaks for is taken.
-      for (const other of others) if (other !== connection && other.awarenessClientId === clientId) return false
+      for (const other of others) if (other !== connection && other.awarenessClientId === clientId && !outranks(ownerOf(other))) return false
       return true
     }
-    if (typeof owner === 'string') return owner === connection.subject
-    return owner === connection || !owner.isOpen
+    if (typeof owner === 'string') return owner === connection.subject || outranks(owner)
+    return owner === connection || !owner.isOpen || outranks(owner)
   }
 
-  claim(connection: Connection, clientId: number): void {
+  /** Makes `clientId` `connection`'s; any other connection that spoke for it stops doing so. */
+  claim(connection: Connection, clientId: number, roomConnections: Iterable<Connection> = []): void {
+    for (const other of roomConnections) if (other !== connection && other.awarenessClientId === clientId) other.awarenessClientId = null
     connection.awarenessClientId = clientId
-    this.owners.set(clientId, connection.subject ?? connection)
+    this.owners.set(clientId, ownerOf(connection))
   }
+
+  /**
+   * Remembers the first state `connection` tried to publish under an id it could not claim: the
+   * stock client sends its own state as it connects, then re-sends whatever it is sent under its
+   * id, an impostor's state included, so later ones need not be its own.
+   */
+  noteRefused(connection: Connection, entry: AwarenessEntry): void {
+    if (!this.refused.has(connection)) this.refused.set(connection, entry)
+  }
+
+  /** The state `connection` last tried to publish under `clientId` and could not, if any. */
+  refusedState(connection: Connection, clientId: number): AwarenessEntry | null {
+    const entry = this.refused.get(connection)
+    return entry !== undefined && entry.clientId === clientId ? entry : null
+  }
+
+  /** Records that `connection` wrote document updates as the Yjs client `clientId`. */
+  recordWrite(connection: Connection, clientId: number): void {
+    let writers = this.writers.get(clientId)
+    if (writers === undefined) {
+      writers = new Set()
+      this.writers.set(clientId, writers)
+    }
+    writers.add(ownerOf(connection))
+  }
+
+  private hasWritten(owner: Owner, clientId: number): boolean {
+    return this.writers.get(clientId)?.has(owner) ?? false
+  }
+}
+
+function ownerOf(connection: Connection): Owner {
+  return connection.subject ?? connection
+}
+
+/** What `reclaimOnWrite` needs of a room. */
+export interface AwarenessRoom {
+  readonly doc: Y.Doc
+  readonly awareness: awarenessProtocol.Awareness
+  getConnections(): IterableIterator<Connection>
+}
+
+const reclaiming = new WeakSet<Y.Doc>()
+
+/**
+ * Watches `room`'s document (once per room): each transaction a connection makes records the
+ * Yjs clients it wrote as, and gives that connection back an awareness id of one of them that
+ * an owner who never wrote as it holds: the holder's state is removed and the state the writer
+ * last tried to publish under the id is published in its place.
+ */
+export function reclaimOnWrite(room: AwarenessRoom, owners: AwarenessOwners, logger: Logger): void {
+  if (reclaiming.has(room.doc)) return
+  reclaiming.add(room.doc)
+  room.doc.on('afterTransaction', (transaction: Y.Transaction) => {
+    const writer = transaction.origin
+    if (!(writer instanceof Connection)) return
+    for (const [clientId, clock] of transaction.afterState) {
+      if (clock <= (transaction.beforeState.get(clientId) ?? 0)) continue
+      owners.recordWrite(writer, clientId)
+      if (writer.awarenessClientId !== null || !writer.isOpen) continue
+      const holders = [...room.getConnections()].filter((other) => other !== writer && other.awarenessClientId === clientId)
+      if (holders.length === 0 || !owners.mayClaim(writer, clientId, room.getConnections())) continue
+      owners.claim(writer, clientId, room.getConnections())
+      logger.warn({ conn: writer.id, clientId, from: holders.map((holder) => holder.id) }, 'awareness id taken back by the connection that writes as it, from one that never did')
+      awarenessProtocol.removeAwarenessStates(room.awareness, [clientId], 'reclaimed')
+      const wanted = owners.refusedState(writer, clientId)
+      if (wanted !== null && wanted.state !== 'null') {
+        const clock = (room.awareness.meta.get(clientId)?.clock ?? 0) + 1
+        // Origin null, not the writer: the writer's own client must get it too (see above).
+        awarenessProtocol.applyAwarenessUpdate(room.awareness, encodeAwarenessEntries([{ ...wanted, clock }]), null)
+      }
+    }
+  })
 }
 
 /**
@@ -94,7 +184,11 @@ export function guardAwareness(
   }
   if (connection.awarenessClientId === null) {
     const free = small.find((entry) => entry.state !== 'null' && owners.mayClaim(connection, entry.clientId, roomConnections))
-    if (free !== undefined) owners.claim(connection, free.clientId)
+    if (free !== undefined) owners.claim(connection, free.clientId, roomConnections)
+    else {
+      const wanted = small.find((entry) => entry.state !== 'null')
+      if (wanted !== undefined) owners.noteRefused(connection, wanted)
+    }
   }
   const own = small.filter((entry) => entry.clientId === connection.awarenessClientId)
   if (own.length < small.length) {

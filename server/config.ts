@@ -36,6 +36,16 @@ export interface Config {
   maxConnectionsPerAddress: number
   /** Origins (`https://host:port`) besides the server's own that may open WebSockets. */
   allowedOrigins: string[]
+  /** Without AUTH_SECRET: host names (`.example.com`: and every name under it; `*`: any) besides the server's own that requests may name in `Host`. */
+  allowedHosts: string[]
+  /** Bytes held in unfinished WebSocket messages across every connection; past it the sender is closed with 1013. */
+  maxUnfinishedBytes: number
+  /** Bytes one connection may hold in an unfinished message; past it it is closed with 1009. */
+  maxConnectionUnfinishedBytes: number
+  /** Structs plus deleted ranges in one update; a larger update is refused and its sender closed with 4413. */
+  maxUpdateItems: number
+  /** Structs plus deleted ranges a room may hold waiting for dependencies that never came. */
+  maxPendingItems: number
   /** Whether `.map` files under the web folder are served. */
   serveSourceMaps: boolean
   /** Cluster mode: rooms on this Redis's streams (requires databaseUrl). */
@@ -104,6 +114,16 @@ function origins(raw: string, source: string): string[] {
   })
 }
 
+function hosts(raw: string, source: string): string[] {
+  const list = raw.split(',').map((item) => item.trim().toLowerCase()).filter((item) => item !== '')
+  for (const item of list) {
+    if (item !== '*' && !/^\.?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?$/.test(item)) {
+      throw new ConfigError(`${source} must list host names like editor.example.com or .example.com (and every name under it), or *, separated by commas; ${JSON.stringify(item)} is not one`)
+    }
+  }
+  return list
+}
+
 function boolean(raw: string, source: string): boolean {
   const value = raw.trim().toLowerCase()
   if (value === 'on' || value === 'true' || value === '1') return true
@@ -139,6 +159,11 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'maxConnectionsPerRoom', flag: 'max-connections-per-room', env: 'MAX_CONNECTIONS_PER_ROOM', fallback: '2000', help: 'more connections to one room are closed with 4429', parse: integer(1, 1_000_000) },
   { key: 'maxConnectionsPerAddress', flag: 'max-connections-per-address', env: 'MAX_CONNECTIONS_PER_ADDRESS', fallback: '1000', help: 'more connections from one client address are closed with 4429', parse: integer(1, 1_000_000) },
   { key: 'allowedOrigins', flag: 'allowed-origins', env: 'ALLOWED_ORIGINS', fallback: '', help: 'comma-separated origins besides the server\'s own whose pages may connect (others get 403)', parse: origins },
+  { key: 'allowedHosts', flag: 'allowed-hosts', env: 'ALLOWED_HOSTS', fallback: '', help: 'without AUTH_SECRET: comma-separated host names besides HOST, localhost and IP addresses that requests may name in Host (.example.com: and every name under it; *: any); others get 403 (DNS rebinding)', parse: hosts },
+  { key: 'maxUnfinishedBytes', flag: 'max-unfinished-bytes', env: 'MAX_UNFINISHED_BYTES', fallback: String(64 * 1024 * 1024), help: 'bytes held in unfinished WebSocket messages across all connections; the connection that passes it is closed with 1013', parse: integer(65536, 2 ** 40) },
+  { key: 'maxConnectionUnfinishedBytes', flag: 'max-connection-unfinished-bytes', env: 'MAX_CONNECTION_UNFINISHED_BYTES', fallback: String(16 * 1024 * 1024), help: 'bytes one connection may hold in an unfinished WebSocket message; past it it is closed with 1009', parse: integer(1024, 2 ** 31 - 1) },
+  { key: 'maxUpdateItems', flag: 'max-update-items', env: 'MAX_UPDATE_ITEMS', fallback: '10000', help: 'structs plus deleted ranges in one update, counted before it is applied; a larger one is refused and its sender closed with 4413', parse: integer(100, 100_000_000) },
+  { key: 'maxPendingItems', flag: 'max-pending-items', env: 'MAX_PENDING_ITEMS', fallback: '2000', help: 'structs plus deleted ranges a room holds waiting for missing dependencies; past it the sender is closed with 4413', parse: integer(10, 100_000_000) },
   { key: 'serveSourceMaps', flag: 'serve-source-maps', env: 'SERVE_SOURCE_MAPS', fallback: 'false', help: 'serve the web page\'s .map files (true | false)', parse: boolean },
   { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', fallback: null, help: 'cluster mode: redis://host:port whose streams carry every room between server processes (needs DATABASE_URL)', parse: text },
   { key: 'databaseUrl', flag: 'database-url', env: 'DATABASE_URL', fallback: null, help: 'postgres://… where rooms are stored instead of LevelDB (required in cluster mode)', parse: text },

@@ -1,25 +1,35 @@
 import type { Logger } from 'pino'
 import { AwarenessOwners, guardAwareness } from './awareness-guard.ts'
+import { AwarenessThrottle } from './awareness-throttle.ts'
 import { CloseCode } from './close-codes.ts'
 import type { Connection } from './connection.ts'
+import type { RefusalLog } from './log-once.ts'
 import type { Metrics } from './metrics.ts'
 import { ProtocolError, decodeClientMessage, peekMessageType } from './protocol.ts'
 import type { Room } from './room.ts'
+import { measureUpdate } from './update-budget.ts'
 
 /**
  * What a connection may send, checked on each frame before its room sees it: nothing once its
  * token has expired (the connection is closed with 4401), sync step 1 and awareness queries
- * within their rate limits (beyond them the request is dropped, not answered), and awareness
- * only within MAX_AWARENESS_BYTES and for a client id the connection owns (awareness-guard.ts).
+ * within their rate limits (beyond them the request is dropped, not answered), document updates
+ * that Yjs can read and that hold at most MAX_UPDATE_ITEMS structs and deleted ranges (counted
+ * before anything is built: update-budget.ts; a larger one closes the connection with 4413), and
+ * awareness only within MAX_AWARENESS_BYTES, for a client id the connection owns
+ * (awareness-guard.ts) and within its rate limit (awareness-throttle.ts: past it, coalesced).
+ * Refusals are logged once per connection and reason, within the process's line budget.
  */
 
 export interface FrameGuardContext {
   metrics: Metrics
   logger: Logger
+  refusals: RefusalLog
   maxAwarenessBytes: number
+  maxUpdateItems: number
 }
 
 const ownersByRoom = new WeakMap<Room, AwarenessOwners>()
+const throttles = new WeakMap<Connection, AwarenessThrottle>()
 
 export function awarenessOwnersOf(room: Room): AwarenessOwners {
   let owners = ownersByRoom.get(room)
@@ -30,12 +40,26 @@ export function awarenessOwnersOf(room: Room): AwarenessOwners {
   return owners
 }
 
+/** Stops what the guard keeps for `connection` (its held awareness update); called as it closes. */
+export function releaseConnection(connection: Connection): void {
+  throttles.get(connection)?.dispose()
+  throttles.delete(connection)
+}
+
 /** Closes `connection` with 4401 because its token has expired. */
 export function closeExpired(connection: Connection, context: FrameGuardContext): void {
   if (!connection.isOpen) return
   context.metrics.closedByServer.token_expired += 1
-  context.logger.info({ conn: connection.id, code: CloseCode.unauthorized }, 'closing connection: token expired')
+  context.refusals.write(context.logger, 'info', connection, 'token_expired', { conn: connection.id, code: CloseCode.unauthorized }, 'closing connection: token expired')
   connection.close(CloseCode.unauthorized, 'token expired')
+}
+
+/** Closes `connection` with 4400 for a frame that is not a y-websocket message Yjs can read. */
+export function refuseMalformed(connection: Connection, room: Room, reason: string, context: FrameGuardContext): void {
+  if (!connection.isOpen) return
+  context.metrics.closedByServer.malformed += 1
+  context.refusals.write(context.logger, 'warn', connection, 'malformed', { conn: connection.id, room: room.name, code: CloseCode.malformed, reason }, 'closing connection: malformed message')
+  connection.close(CloseCode.malformed, 'malformed message')
 }
 
 /** The frame to hand to `room` (possibly with some awareness entries taken out), or null to drop it. */
@@ -57,6 +81,10 @@ export function admitFrame(connection: Connection, room: Room, frame: Uint8Array
       metrics.dropped.rate_limited += 1
       logger.debug({ conn: connection.id, type: 'query-awareness' }, 'dropped a request over its rate limit')
       return null
+    case 'sync-step-2':
+    case 'update':
+      // A read-only connection's writes are dropped by the room, unread.
+      return connection.mode === 'rw' ? admitUpdate(connection, room, frame, context) : frame
     case 'awareness': {
       let update: Uint8Array
       try {
@@ -67,13 +95,56 @@ export function admitFrame(connection: Connection, room: Room, frame: Uint8Array
         if (error instanceof ProtocolError) return frame
         throw error
       }
-      return guardAwareness(frame, update, connection, awarenessOwnersOf(room), room.getConnections(), {
+      const admitted = guardAwareness(frame, update, connection, awarenessOwnersOf(room), room.getConnections(), {
         maxStateBytes: context.maxAwarenessBytes,
         metrics,
         logger,
       })
+      return admitted === null ? null : throttleOf(connection, room, context).offer(admitted)
     }
     default:
       return frame
   }
+}
+
+function admitUpdate(connection: Connection, room: Room, frame: Uint8Array, context: FrameGuardContext): Uint8Array | null {
+  let update: Uint8Array
+  try {
+    const message = decodeClientMessage(frame)
+    if (message.type !== 'update' && message.type !== 'sync-step-2') return frame
+    update = message.update
+  } catch (error) {
+    if (!(error instanceof ProtocolError)) throw error
+    refuseMalformed(connection, room, error.message, context)
+    return null
+  }
+  const size = measureUpdate(update, context.maxUpdateItems)
+  if (size === null) {
+    refuseMalformed(connection, room, 'an update Yjs cannot read', context)
+    return null
+  }
+  if (size !== 'too-large') return frame
+  context.metrics.closedByServer.update_too_large += 1
+  context.refusals.write(
+    context.logger,
+    'warn',
+    connection,
+    'update_too_large',
+    { conn: connection.id, room: room.name, code: CloseCode.tooManyPending, bytes: update.length, max: context.maxUpdateItems },
+    'closing connection: an update with more structs and deleted ranges than MAX_UPDATE_ITEMS; refused it unapplied',
+  )
+  connection.close(CloseCode.tooManyPending, 'update too large')
+  return null
+}
+
+function throttleOf(connection: Connection, room: Room, context: FrameGuardContext): AwarenessThrottle {
+  let throttle = throttles.get(connection)
+  if (throttle === undefined) {
+    throttle = new AwarenessThrottle(
+      (frame) => room.receive(connection, frame),
+      () => (context.metrics.dropped.awareness_coalesced += 1),
+    )
+    throttles.set(connection, throttle)
+  }
+  return throttle
 }

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
+import type { RefusalLog } from './log-once.ts'
 import type { Metrics } from './metrics.ts'
 import { redactUrl } from './redact.ts'
 import type { RoomRegistry } from './rooms.ts'
@@ -12,6 +14,9 @@ export interface HttpContext {
   staticSite: StaticHandler
   /** `performance.now()` when the server started. */
   startedAt: number
+  /** Whether a request naming this Host is answered (host-check.ts; always, with AUTH_SECRET). */
+  hostAllowed: (host: string | undefined) => boolean
+  refusals: RefusalLog
 }
 
 /** A Host header that can be written into a policy as it is: a name or address and a port. */
@@ -47,6 +52,15 @@ function setSecurityHeaders(request: IncomingMessage, response: ServerResponse):
 export function createRequestHandler(context: HttpContext): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     setSecurityHeaders(request, response)
+    if (!context.hostAllowed(request.headers.host)) {
+      context.metrics.httpRefusedHost += 1
+      const fields = { url: redactUrl(request.url), remote: request.socket.remoteAddress, host: request.headers.host?.slice(0, 200), status: 403 }
+      context.refusals.write(context.logger, 'warn', null, 'host', fields, 'refused request: Host names another server; add the name to ALLOWED_HOSTS if it is this one (DNS rebinding guard)')
+      const body = 'host not allowed: this server answers only its own names; add this one to ALLOWED_HOSTS if it is one\n'
+      response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) })
+      response.end(request.method === 'HEAD' ? undefined : body)
+      return
+    }
     handle(context, request, response).catch((error: unknown) => {
       context.logger.error({ reason: (error as Error).message, url: redactUrl(request.url) }, 'http request failed')
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
@@ -84,4 +98,28 @@ async function handle(context: HttpContext, request: IncomingMessage, response: 
 function respond(request: IncomingMessage, response: ServerResponse, type: string, body: string, status = 200): void {
   response.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' })
   response.end(request.method === 'HEAD' ? undefined : body)
+}
+
+/** The answers Node gives to a request it cannot parse, which a `clientError` listener must give itself. */
+const CLIENT_ERROR_STATUS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+}
+
+/**
+ * A connection whose request could not be read: malformed, headers too large, or headers or
+ * body too slow to arrive (HEADERS_TIMEOUT, REQUEST_TIMEOUT: slowloris). Answered as Node would
+ * answer it, and logged once within the line budget; a client that reset the socket is not.
+ */
+export function handleClientError(error: Error & { code?: string }, socket: Duplex, logger: Logger, refusals: RefusalLog): void {
+  const reset = error.code === 'ECONNRESET' || error.code === 'EPIPE'
+  if (!reset) {
+    const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? '400 Bad Request'
+    const remote = (socket as Duplex & { remoteAddress?: string }).remoteAddress
+    const slow = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    refusals.write(logger, 'warn', null, slow ? 'slow_request' : 'bad_request', { remote, code: error.code, status: Number(status.slice(0, 3)) }, slow ? 'closing connection: request headers too slow to arrive (slowloris)' : 'closing connection: unreadable HTTP request')
+    const writable = socket as Duplex & { bytesWritten?: number }
+    if (writable.writable && (writable.bytesWritten ?? 0) === 0) socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+  }
+  socket.destroy()
 }

@@ -3,9 +3,9 @@
  * Plain fields rather than a metrics library: the hot path adds to a number and nothing else.
  */
 
-export type RefusalReason = 'unauthorized' | 'forbidden' | 'invalid_room' | 'shutting_down' | 'origin' | 'too_many_connections'
-export type DropReason = 'read_only' | 'foreign_awareness' | 'awareness_too_large' | 'rate_limited' | 'token_expired'
-export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed' | 'slow_reader' | 'pending_limit' | 'token_expired' | 'storage_unavailable'
+export type RefusalReason = 'unauthorized' | 'forbidden' | 'invalid_room' | 'shutting_down' | 'origin' | 'too_many_connections' | 'host'
+export type DropReason = 'read_only' | 'foreign_awareness' | 'awareness_too_large' | 'rate_limited' | 'token_expired' | 'awareness_coalesced'
+export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed' | 'slow_reader' | 'pending_limit' | 'token_expired' | 'storage_unavailable' | 'unfinished_connection' | 'unfinished_process' | 'update_too_large'
 
 export interface Gauges {
   rooms: number
@@ -38,9 +38,14 @@ export class Metrics {
   roomsLoaded = 0
   roomsUnloaded = 0
   connectionsAccepted = 0
-  readonly refused: Record<RefusalReason, number> = { unauthorized: 0, forbidden: 0, invalid_room: 0, shutting_down: 0, origin: 0, too_many_connections: 0 }
-  readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0, awareness_too_large: 0, rate_limited: 0, token_expired: 0 }
-  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0, slow_reader: 0, pending_limit: 0, token_expired: 0, storage_unavailable: 0 }
+  /** Bytes held in WebSocket messages that have begun to arrive but are not finished (memory-budget.ts), now and at most. */
+  unfinishedBytes = 0
+  unfinishedBytesPeak = 0
+  /** HTTP requests (not upgrades) refused for naming a host that is not this server's (host-check.ts). */
+  httpRefusedHost = 0
+  readonly refused: Record<RefusalReason, number> = { unauthorized: 0, forbidden: 0, invalid_room: 0, shutting_down: 0, origin: 0, too_many_connections: 0, host: 0 }
+  readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0, awareness_too_large: 0, rate_limited: 0, token_expired: 0, awareness_coalesced: 0 }
+  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0, slow_reader: 0, pending_limit: 0, token_expired: 0, storage_unavailable: 0, unfinished_connection: 0, unfinished_process: 0, update_too_large: 0 }
 
   /** More samples in the same format, appended as they are (cluster mode's). */
   readonly sections: Array<() => string> = []
@@ -68,6 +73,9 @@ export class Metrics {
     metric('cotext_connections_accepted_total', 'counter', 'Connections admitted to a room.', [['', this.connectionsAccepted]])
     metric('cotext_connections_refused_total', 'counter', 'Connections refused before joining a room.', labelled('reason', this.refused))
     metric('cotext_connections_closed_total', 'counter', 'Connections the server closed because of the client or the room.', labelled('reason', this.closedByServer))
+    metric('cotext_unfinished_bytes', 'gauge', 'Bytes held in WebSocket messages begun but not finished (MAX_UNFINISHED_BYTES).', [['', this.unfinishedBytes]])
+    metric('cotext_unfinished_bytes_peak', 'gauge', 'The most cotext_unfinished_bytes has been since the server started.', [['', this.unfinishedBytesPeak]])
+    metric('cotext_http_refused_host_total', 'counter', 'HTTP requests refused for a Host that does not name this server (ALLOWED_HOSTS).', [['', this.httpRefusedHost]])
     metric('cotext_messages_in_total', 'counter', 'WebSocket messages received.', [['', this.messagesIn]])
     metric('cotext_messages_out_total', 'counter', 'WebSocket messages sent.', [['', this.messagesOut]])
     metric('cotext_bytes_in_total', 'counter', 'WebSocket payload bytes received.', [['', this.bytesIn]])

@@ -1,4 +1,4 @@
-import type * as Y from 'yjs'
+import * as Y from 'yjs'
 import { Connection } from './connection.ts'
 
 /**
@@ -12,6 +12,11 @@ import { Connection } from './connection.ts'
  * that connection is closed and the room's pending state goes back to what it was before the
  * connection's first update still pending: what it left is dropped (and with it anything other
  * connections left after that, which is logged). Once nothing is pending the record restarts.
+ *
+ * The cap is on bytes and on items (structs plus deleted ranges): Yjs reads every pending
+ * deleted range again for each later update to the room, and merges pending structs again with
+ * each update that adds to them, so their count, not their size, sets what every later edit
+ * costs (a 4 MiB delete set of ranges over clocks that never come made each edit take 260 ms).
  */
 
 type Store = Y.Doc['store']
@@ -23,12 +28,22 @@ interface Snapshot {
 
 export interface PendingLimitOptions {
   maxBytes: number
+  /** Structs plus deleted ranges. */
+  maxItems: number
   /** Called once for the connection that crossed the cap, after the room's pending state is restored. */
-  onExceeded: (connection: Connection, details: { pendingBytes: number; keptBytes: number; othersDropped: number }) => void
+  onExceeded: (connection: Connection, details: { pendingBytes: number; pendingItems: number | null; keptBytes: number; othersDropped: number }) => void
 }
 
 export function pendingBytes(store: Store): number {
   return (store.pendingStructs?.update.byteLength ?? 0) + (store.pendingDs?.byteLength ?? 0)
+}
+
+/** Structs plus deleted ranges waiting in `store`; reads every pending update, so only called as pending grows. */
+export function pendingItems(store: Store): number {
+  let items = 0
+  if (store.pendingStructs !== null) items += Y.decodeUpdateV2(store.pendingStructs.update).structs.length
+  if (store.pendingDs !== null) for (const ranges of Y.decodeUpdateV2(store.pendingDs).ds.clients.values()) items += ranges.length
+  return items
 }
 
 function snapshot(store: Store): Snapshot {
@@ -61,7 +76,9 @@ export function limitPending(doc: Y.Doc, options: PendingLimitOptions): void {
     before = null
     if (bytes <= bytesBefore) return
     growth.push({ connection: origin, before: previous })
-    if (bytes <= options.maxBytes) return
+    // Past the bytes cap the items are not counted (null): that would read every pending byte.
+    const items = bytes <= options.maxBytes ? pendingItems(doc.store) : null
+    if (items !== null && items <= options.maxItems) return
     const first = growth.findIndex((entry) => entry.connection === origin)
     const restored = growth[first]!.before
     const dropped = growth.splice(first)
@@ -69,6 +86,6 @@ export function limitPending(doc: Y.Doc, options: PendingLimitOptions): void {
     doc.store.pendingDs = restored.ds
     const others = new Set(dropped.map((entry) => entry.connection))
     others.delete(origin)
-    options.onExceeded(origin, { pendingBytes: bytes, keptBytes: pendingBytes(doc.store), othersDropped: others.size })
+    options.onExceeded(origin, { pendingBytes: bytes, pendingItems: items, keptBytes: pendingBytes(doc.store), othersDropped: others.size })
   })
 }

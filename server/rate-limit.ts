@@ -1,7 +1,8 @@
 /**
  * A token bucket: up to `burst` requests at once, then one more every `intervalMs`. Used per
  * connection for the requests whose answer costs the server far more than the request: a sync
- * step 1 (answered with the whole document) and a query for awareness (every peer's state).
+ * step 1 (answered with the whole document) and a query for awareness (every peer's state); for
+ * awareness updates (relayed to every peer); and for the log lines of refusals (log-once.ts).
  */
 export class RateLimit {
   private tokens: number
@@ -26,5 +27,11 @@ export class RateLimit {
     if (this.tokens === 0) return false
     this.tokens -= 1
     return true
+  }
+
+  /** Milliseconds until `take` can succeed again (0: now). */
+  msUntilNext(now = performance.now()): number {
+    if (this.tokens > 0) return 0
+    return Math.max(0, this.refilledAt + this.intervalMs - now)
   }
 }

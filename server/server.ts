@@ -12,8 +12,12 @@ import { defaultConfig } from './config.ts'
 import type { Config } from './config.ts'
 import { Connection } from './connection.ts'
 import { ConnectionCaps } from './connection-caps.ts'
-import { admitFrame, awarenessOwnersOf, closeExpired } from './frame-guard.ts'
-import { createRequestHandler } from './http.ts'
+import { reclaimOnWrite } from './awareness-guard.ts'
+import { admitFrame, awarenessOwnersOf, closeExpired, refuseMalformed, releaseConnection } from './frame-guard.ts'
+import { hostPolicy, isHostAllowed } from './host-check.ts'
+import { createRequestHandler, handleClientError } from './http.ts'
+import { RefusalLog } from './log-once.ts'
+import { FrameMeter, UnfinishedBudget } from './memory-budget.ts'
 import type { Metrics, RefusalReason } from './metrics.ts'
 import { isOriginAllowed } from './origin.ts'
 import { limitPending } from './pending-limit.ts'
@@ -33,6 +37,11 @@ type Limits = Pick<
   | 'maxConnectionsPerAddress'
   | 'allowedOrigins'
   | 'serveSourceMaps'
+  | 'allowedHosts'
+  | 'maxUnfinishedBytes'
+  | 'maxConnectionUnfinishedBytes'
+  | 'maxUpdateItems'
+  | 'maxPendingItems'
 >
 
 export interface ServerConfig extends Partial<Limits> {
@@ -61,6 +70,9 @@ export interface RunningServer {
 /** How long closed sockets get to finish the closing handshake before they are cut. */
 const CLOSE_GRACE_MS = 1000
 
+/** How long a connection closed for the unfinished-message budget may take to answer the close frame (it is read and discarded meanwhile). */
+const BUDGET_CLOSE_GRACE_MS = 5000
+
 /** setTimeout's longest delay; a later expiry is re-armed when it runs out. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
@@ -85,8 +97,12 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   const config: ServerConfig & Limits = { ...defaultConfig(), ...serverConfig }
   const { registry, metrics, logger } = deps
   const caps = new ConnectionCaps(config.maxConnectionsPerRoom, config.maxConnectionsPerAddress)
-  const guard = { metrics, logger, maxAwarenessBytes: config.maxAwarenessBytes }
+  const refusals = new RefusalLog()
+  const guard = { metrics, logger, refusals, maxAwarenessBytes: config.maxAwarenessBytes, maxUpdateItems: config.maxUpdateItems }
   const access = new AccessControl(config.authSecret)
+  // With AUTH_SECRET a page needs a token anyway; without it, only our own names (DNS rebinding).
+  const hosts = access.enabled ? null : hostPolicy(config.host, config.allowedHosts)
+  const unfinished = new UnfinishedBudget(config.maxConnectionUnfinishedBytes, config.maxUnfinishedBytes)
   const startedAt = performance.now()
   const sockets = new Set<WebSocket>()
   const batcher = new WriteBatcher()
@@ -94,7 +110,10 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   let closing: Promise<void> | null = null
 
   const staticSite = createStaticHandler({ webDir: config.webDir, authEnabled: access.enabled, serveSourceMaps: config.serveSourceMaps })
-  const http = createHttpServer(createRequestHandler({ registry, metrics, logger, staticSite, startedAt }))
+  const hostAllowed = (host: string | undefined): boolean => hosts === null || isHostAllowed(host, hosts)
+  const http = createHttpServer(createRequestHandler({ registry, metrics, logger, staticSite, startedAt, hostAllowed, refusals }))
+  // Broken requests and requests too slow to send their headers (slowloris): logged, within the budget.
+  http.on('clientError', (error: Error & { code?: string }, socket: Duplex) => handleClientError(error, socket, logger, refusals))
   // The y-websocket client never negotiates compression, and deflate would cost CPU per frame.
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxMessageBytes, perMessageDeflate: false, clientTracking: false })
 
@@ -112,9 +131,14 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     if (closing !== null) return refuseUpgrade(socket, 503, 'Service Unavailable')
     const remote = request.socket.remoteAddress ?? 'unknown'
     const path = redactUrl(request.url)
+    if (!hostAllowed(request.headers.host)) {
+      metrics.refused.host += 1
+      refusals.write(logger, 'warn', null, 'host', { path, remote, host: request.headers.host?.slice(0, 200), status: 403 }, 'refused connection: Host names another server; add the name to ALLOWED_HOSTS if it is this one (DNS rebinding guard)')
+      return refuseUpgrade(socket, 403, 'Forbidden', 'host not allowed: add it to ALLOWED_HOSTS\n')
+    }
     if (!isOriginAllowed(request.headers.origin, request.headers.host, config.allowedOrigins)) {
       metrics.refused.origin += 1
-      logger.info({ path, remote, origin: request.headers.origin?.slice(0, 200), status: 403 }, 'refused connection: foreign origin (see ALLOWED_ORIGINS)')
+      refusals.write(logger, 'info', null, 'origin', { path, remote, origin: request.headers.origin?.slice(0, 200), status: 403 }, 'refused connection: foreign origin (see ALLOWED_ORIGINS)')
       return refuseUpgrade(socket, 403, 'Forbidden')
     }
     let url: URL | null = null
@@ -141,15 +165,16 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     })
   }
 
-  function refuseUpgrade(socket: Duplex, status: 403 | 503, text: string): void {
+  function refuseUpgrade(socket: Duplex, status: 403 | 503, text: string, body = ''): void {
     if (status === 503) metrics.refused.shutting_down += 1
-    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\nContent-Length: 0\r\n\r\n`)
+    const type = body === '' ? '' : 'Content-Type: text/plain; charset=utf-8\r\n'
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
   }
 
   function refuse(ws: WebSocket, refusal: Refusal, path: string, remote: string): void {
     ws.on('error', () => {})
     metrics.refused[REFUSAL_REASONS[refusal.code]] += 1
-    logger.info({ path, remote, code: refusal.code, reason: refusal.reason }, 'refused connection')
+    refusals.write(logger, 'info', null, REFUSAL_REASONS[refusal.code], { path, remote, code: refusal.code, reason: refusal.reason }, 'refused connection')
     ws.close(refusal.code, refusal.reason)
   }
 
@@ -157,19 +182,61 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     const { mode, subject, expiresAt } = grant
     const id = nextConnectionId++
     const log = logger.child({ conn: id, room: roomName })
-    const connection = new Connection(id, ws, { mode, subject, expiresAt, maxBufferedBytes: config.maxBufferedBytes }, metrics, { socket, batcher }, (buffered) =>
-      log.warn({ buffered, max: config.maxBufferedBytes }, 'dropping a connection that does not read what it is sent (MAX_BUFFERED_BYTES)'),
+    const connection: Connection = new Connection(id, ws, { mode, subject, expiresAt, maxBufferedBytes: config.maxBufferedBytes }, metrics, { socket, batcher }, (buffered) =>
+      refusals.write(log, 'warn', connection, 'slow_reader', { buffered, max: config.maxBufferedBytes }, 'dropping a connection that does not read what it is sent (MAX_BUFFERED_BYTES)'),
     )
+    const meter = new FrameMeter()
+    const onData = (chunk: Buffer): void => {
+      const over = unfinished.account(meter, chunk)
+      metrics.unfinishedBytes = unfinished.total
+      metrics.unfinishedBytesPeak = unfinished.peak
+      if (over !== null) closeOverBudget(over)
+    }
+    const closeOverBudget = (over: 'connection' | 'process'): void => {
+      // From now on what the client sends is read and thrown away, unparsed: the library holds
+      // no more of it, and the socket has no unread data when it is cut, so the cut is a FIN that
+      // leaves the close frame readable, not a reset that can discard it.
+      socket.removeAllListeners('data')
+      socket.on('data', () => {})
+      socket.resume()
+      const perConnection = over === 'connection'
+      metrics.closedByServer[perConnection ? 'unfinished_connection' : 'unfinished_process'] += 1
+      refusals.write(
+        log,
+        'warn',
+        connection,
+        `unfinished_${over}`,
+        { code: perConnection ? CloseCode.messageTooBig : CloseCode.tryAgainLater, held: meter.held, total: unfinished.total, max: perConnection ? unfinished.maxPerConnection : unfinished.maxTotal },
+        perConnection
+          ? 'closing connection: its unfinished message passed MAX_CONNECTION_UNFINISHED_BYTES'
+          : 'closing connection: unfinished messages across all connections passed MAX_UNFINISHED_BYTES',
+      )
+      connection.close(perConnection ? CloseCode.messageTooBig : CloseCode.tryAgainLater, perConnection ? 'unfinished message too large' : 'server busy, retry')
+      // The close frame goes out at once; the socket, and what the library held, go once the client
+      // has answered it, or after a grace that gives a busy client time to read it (cut sooner, a
+      // client still sending gets a reset that can discard the close frame unread: 1006, not 1013).
+      setTimeout(() => connection.terminate(), BUDGET_CLOSE_GRACE_MS).unref()
+    }
+    socket.on('data', onData)
     metrics.connectionsAccepted += 1
     const room = registry.join(roomName, connection)
     limitPending(room.doc, {
       maxBytes: config.maxPendingBytes,
+      maxItems: config.maxPendingItems,
       onExceeded: (sender, details) => {
         metrics.closedByServer.pending_limit += 1
-        logger.warn({ conn: sender.id, room: roomName, code: CloseCode.tooManyPending, max: config.maxPendingBytes, ...details }, 'closing connection: its updates wait for dependencies past MAX_PENDING_BYTES; dropped them')
+        refusals.write(
+          logger,
+          'warn',
+          sender,
+          'pending_limit',
+          { conn: sender.id, room: roomName, code: CloseCode.tooManyPending, max: config.maxPendingBytes, maxItems: config.maxPendingItems, ...details },
+          'closing connection: its updates wait for dependencies past MAX_PENDING_BYTES or MAX_PENDING_ITEMS; dropped them',
+        )
         sender.close(CloseCode.tooManyPending, 'too many unresolved updates')
       },
     })
+    reclaimOnWrite(room, awarenessOwnersOf(room), logger.child({ room: roomName }))
     log.debug({ mode, subject, remote }, 'connection opened')
     let expiry: NodeJS.Timeout | undefined
     const armExpiry = (): void => {
@@ -184,7 +251,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
       const frame = toBytes(data)
       metrics.messagesIn += 1
       metrics.bytesIn += frame.length
-      if (!isBinary) return room.refuse(connection, 'text frame (y-websocket messages are binary)')
+      if (!isBinary) return refuseMalformed(connection, room, 'text frame (y-websocket messages are binary)', guard)
       const admitted = admitFrame(connection, room, frame, guard)
       if (admitted !== null) room.receive(connection, admitted)
     })
@@ -196,10 +263,14 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
       const tooLarge = error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
       if (tooLarge) metrics.closedByServer.too_large += 1
       else metrics.closedByServer.malformed += 1
-      log.warn({ code: tooLarge ? CloseCode.messageTooBig : undefined, reason: error.message, wsError: error.code }, tooLarge ? 'closing connection: message too large' : 'closing connection: broken websocket frame')
+      refusals.write(log, 'warn', connection, tooLarge ? 'too_large' : 'broken_frame', { code: tooLarge ? CloseCode.messageTooBig : undefined, reason: error.message, wsError: error.code }, tooLarge ? 'closing connection: message too large' : 'closing connection: broken websocket frame')
     })
     ws.on('close', (code: number) => {
       clearTimeout(expiry)
+      socket.off('data', onData)
+      unfinished.release(meter)
+      metrics.unfinishedBytes = unfinished.total
+      releaseConnection(connection)
       awarenessOwnersOf(room).release(connection, room.getConnections())
       registry.leave(room, connection)
       log.debug({ code }, 'connection closed')
@@ -210,7 +281,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     for (const connection of [...registry.getConnections()]) {
       if (!connection.alive) {
         metrics.closedByServer.dead += 1
-        logger.info({ conn: connection.id }, 'dropping a connection that stopped answering pings')
+        refusals.write(logger, 'info', connection, 'dead', { conn: connection.id }, 'dropping a connection that stopped answering pings')
         connection.terminate()
         continue
       }

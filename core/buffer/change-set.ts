@@ -93,6 +93,23 @@ export class ChangeSet implements ChangeSetMeta {
     return new ChangeSet(oldLength, bounds, texts, withDefaults(meta))
   }
 
+  /**
+   * The change set of sequential `edits` in any order (a command may edit bottom-up): sorted ones are
+   * read directly, others are first merged into sorted, non-overlapping replacements.
+   */
+  static fromEdits(oldLength: number, edits: readonly SequentialEdit[], meta: Partial<ChangeSetMeta> = {}): ChangeSet {
+    let sorted = true
+    let end = 0
+    for (const e of edits) {
+      if (e.offset < end) {
+        sorted = false
+        break
+      }
+      end = e.offset + e.insertText.length
+    }
+    return ChangeSet.fromSequential(oldLength, sorted ? edits : mergeSequential([], edits), meta)
+  }
+
   /** Number of replacements. */
   get size(): number {
     return this.texts.length
@@ -189,7 +206,7 @@ function toSequential(set: ChangeSet): SequentialEdit[] {
  * old text. The first list is turned into pieces of the intermediate text (kept old text or inserted
  * text); the second list's edits cut and replace those pieces; the pieces are then read back as edits.
  */
-function mergeSequential(first: SequentialEdit[], second: SequentialEdit[]): SequentialEdit[] {
+function mergeSequential(first: readonly SequentialEdit[], second: readonly SequentialEdit[]): SequentialEdit[] {
   type Piece = { kind: 'old'; from: number; to: number } | { kind: 'new'; text: string; deleted: number }
   // Intermediate text as pieces; 'new' pieces remember how much old text they replaced (attributed once).
   const pieces: Piece[] = []

@@ -6,7 +6,9 @@ import { Range, type RangeLike } from '../point/range.ts'
 import { LineIndex, endingLength } from './line-index.ts'
 import type { BufferChangeEvent, TextChange } from './text-change.ts'
 import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../point/unicode.ts'
-import { YTextChangeReader, type RawChange } from './ytext-changes.ts'
+import { YTextChangeReader, diffChange, rawChangesFromDelta, type RawChange } from './ytext-changes.ts'
+import type { ChangeSet } from './change-set.ts'
+import { TransactionChanges } from './transaction-changes.ts'
 
 export type { BufferChangeEvent, TextChange } from './text-change.ts'
 
@@ -20,12 +22,16 @@ export interface TextBufferOptions {
   text?: string
   /** The transaction origin of this buffer's own edits. */
   origin?: unknown
+  /** Milliseconds since the epoch for each change set's `time`. Default: `Date.now`. */
+  clock?: () => number
 }
 
 interface BufferEvents {
   'did-change': BufferChangeEvent
   'did-stop-changing': undefined
+  'did-change-text': ChangeSet
 }
+
 
 /**
  * A line-oriented view of a Y.Text. The line index follows every Y.Text transaction, whoever made it,
@@ -41,8 +47,8 @@ export class TextBuffer {
   private readonly hooks: ChangeHook[] = []
   private readonly afterHooks: (() => void)[] = []
   private readonly changeReader: YTextChangeReader
-  /** Clock ranges this buffer inserted in each open transaction (already mirrored). */
-  private readonly ownEdits = new WeakMap<Y.Transaction, [number, number][]>()
+  /** Each transaction's replacements, made into one change set and announced when it ends. */
+  private readonly transactions: TransactionChanges
   /** How many transactions had to be read through Yjs's slow delta (a diagnostic; expected 0). */
   slowReads = 0
   /** Increases with every change of the text; lets callers cache derived values. */
@@ -59,40 +65,51 @@ export class TextBuffer {
     this.changeReader = new YTextChangeReader(this.ytext)
     this.observer = (event, transaction) => this.applyYEvent(event, transaction)
     this.ytext.observe(this.observer)
+    this.transactions = new TransactionChanges(this.ytext, options.clock ?? Date.now, () => this.index.length, (change) => {
+      if (!this.destroyed) this.emitter.emit('did-change-text', change)
+    })
     if (options.text !== undefined && options.text !== '') this.setText(options.text)
   }
 
+  /** Stops following the Y.Text and releases every listener; the Y.Text itself is left alone. */
   destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
     this.ytext.unobserve(this.observer)
+    this.transactions.destroy()
     this.emitter.dispose()
     this.hooks.length = 0
     this.afterHooks.length = 0
   }
 
+  /** Whether `destroy` was called. */
   isDestroyed(): boolean {
     return this.destroyed
   }
 
   // Reading
 
+  /** The whole text. */
   getText(): string {
     return this.index.getText()
   }
 
+  /** The length of the text in UTF-16 code units. */
   getLength(): number {
     return this.index.length
   }
 
+  /** The number of rows (at least 1: an empty text has one empty row). */
   getLineCount(): number {
     return this.index.lineCount
   }
 
+  /** The last row. */
   getLastRow(): number {
     return this.index.lineCount - 1
   }
 
+  /** Whether the text is empty. */
   isEmpty(): boolean {
     return this.index.length === 0
   }
@@ -104,6 +121,7 @@ export class TextBuffer {
     return line.slice(0, line.length - endingLength(line))
   }
 
+  /** The length of a row's text, without its line ending (0 beyond the last row). */
   lineLengthForRow(row: number): number {
     return this.lineForRow(row)?.length ?? 0
   }
@@ -115,33 +133,40 @@ export class TextBuffer {
     return line.slice(line.length - endingLength(line))
   }
 
+  /** Every row's text, without line endings. */
   getLines(): string[] {
     return this.index.linesWithEndings(0, this.index.lineCount).map((line) => line.slice(0, line.length - endingLength(line)))
   }
 
+  /** Whether a row holds only whitespace. */
   isRowBlank(row: number): boolean {
     return !/\S/.test(this.lineForRow(row) ?? '')
   }
 
+  /** The nearest row before `startRow` with non-whitespace text, or null. */
   previousNonBlankRow(startRow: number): number | null {
     for (let row = Math.min(startRow, this.getLastRow() + 1) - 1; row >= 0; row--) if (!this.isRowBlank(row)) return row
     return null
   }
 
+  /** The nearest row after `startRow` with non-whitespace text, or null. */
   nextNonBlankRow(startRow: number): number | null {
     for (let row = startRow + 1; row <= this.getLastRow(); row++) if (!this.isRowBlank(row)) return row
     return null
   }
 
+  /** The position at the end of the text. */
   getEndPosition(): Point {
     const lastRow = this.getLastRow()
     return new Point(lastRow, this.lineLengthForRow(lastRow))
   }
 
+  /** The range of the whole text. */
   getRange(): Range {
     return new Range(Point.ZERO, this.getEndPosition())
   }
 
+  /** The offset of the end of the text. */
   getMaxCharacterIndex(): number {
     return this.index.length
   }
@@ -153,6 +178,7 @@ export class TextBuffer {
     return new Range([clipped, 0], [clipped, this.lineLengthForRow(clipped)])
   }
 
+  /** The text in a range (clipped to the text). */
   getTextInRange(range: RangeLike): string {
     const { start, end } = this.clipRange(range)
     return this.index.textBetween(this.offsetForPoint(start), this.offsetForPoint(end))
@@ -181,6 +207,7 @@ export class TextBuffer {
     return new Point(clippedRow, clippedColumn)
   }
 
+  /** The range between the nearest valid positions of its ends. */
   clipRange(range: RangeLike): Range {
     const r = Range.fromObject(range, false, 'range')
     const start = this.clipPosition(r.start)
@@ -188,6 +215,7 @@ export class TextBuffer {
     return start === r.start && end === r.end ? r : new Range(start, end)
   }
 
+  /** The offset of a position (clipped first). */
   characterIndexForPosition(position: PointLike): number {
     const point = position instanceof Point ? position : Point.fromObject(position, false, 'position')
     const row = toFiniteNumber(point.row)
@@ -199,6 +227,7 @@ export class TextBuffer {
     return offset + clipColumn(line, column, 'backward', contentLength(line, column))
   }
 
+  /** The position of an offset (clipped to the text). */
   positionForCharacterIndex(offset: number): Point {
     const n = toFiniteNumber(offset)
     const clamped = Math.max(0, Math.min(this.index.length, Math.floor(n)))
@@ -260,19 +289,23 @@ export class TextBuffer {
     return Range.fromText(start, text)
   }
 
+  /** Inserts text at a position; returns the inserted range. */
   insert(position: PointLike, text: string, options: { normalizeLineEndings?: boolean } = {}): Range {
     const point = this.clipPosition(position)
     return this.setTextInRange(new Range(point, point), text, options)
   }
 
+  /** Inserts text at the end; returns the inserted range. */
   append(text: string, options: { normalizeLineEndings?: boolean } = {}): Range {
     return this.insert(this.getEndPosition(), text, options)
   }
 
+  /** Deletes the text in a range; returns the (empty) range where it was. */
   delete(range: RangeLike): Range {
     return this.setTextInRange(range, '')
   }
 
+  /** Deletes a row with its line ending. */
   deleteRow(row: number): Range {
     return this.deleteRows(row, row)
   }
@@ -298,8 +331,20 @@ export class TextBuffer {
 
   // Events
 
+  /** Calls back after every change of the text, local or remote, with its old and new range and text. */
   onDidChange(callback: (event: BufferChangeEvent) => void): Disposable {
     return this.emitter.on('did-change', callback)
+  }
+
+  /**
+   * Atom's `onDidChangeText`: called once per Y.Text transaction that changed the text, local or remote,
+   * with all its replacements as one `ChangeSet` (origin, author, time, inserted and deleted Yjs IDs).
+   * It runs when Yjs has finished the transaction: the buffer, the markers and the undo history are
+   * current, and a listener may edit (its edit is a transaction of its own). A listener's error is
+   * rethrown once Yjs has finished every pending transaction, so the document's update still goes out.
+   */
+  onDidChangeText(callback: (change: ChangeSet) => void): Disposable {
+    return this.emitter.on('did-change-text', callback)
   }
 
   /**
@@ -353,26 +398,25 @@ export class TextBuffer {
       if (text.length > 0) this.ytext.insert(offset, text)
       const clockAfter = Y.getState(this.doc.store, client)
       this.changeReader.noteOwnInsert(client, clockBefore, clockAfter)
-      let own = this.ownEdits.get(transaction)
-      if (!own) this.ownEdits.set(transaction, (own = []))
-      own.push([clockBefore, clockAfter])
+      this.transactions.record(transaction).own.push([clockBefore, clockAfter])
       const change = { offset, deleteLength, insertText: text }
       // After-change consumers (marker events) run once, when the transaction ends, as in Atom.
-      this.applyChanges([change], transaction.origin, true, false, false)
+      this.applyChanges([change], transaction, false, false)
     }, origin)
   }
 
   private applyYEvent(event: Y.YTextEvent, transaction: Y.Transaction): void {
-    const own = this.ownEdits.get(transaction)
-    if (own) {
-      this.ownEdits.delete(transaction)
+    const own = this.transactions.ownInsertions(transaction)
+    if (own !== null) {
       if (this.ytext.length === this.index.length && this.changeReader.indexedLength === this.index.length && this.changeReader.insertedOnlyIn(transaction, own)) {
+        this.transactions.finish(transaction)
         this.runAfterHooks()
         return
       }
       // Something else edited the text inside our transaction: realign with one covering change.
       this.changeReader.reset()
-      this.applyChanges([diffChange(this.index.getText(), this.ytext.toString())], transaction.origin, transaction.local)
+      this.applyChanges([diffChange(this.index.getText(), this.ytext.toString())], transaction)
+      this.transactions.finish(transaction)
       return
     }
     let raw = this.changeReader.read(transaction, this.index.length)
@@ -380,11 +424,18 @@ export class TextBuffer {
       this.slowReads++
       raw = rawChangesFromDelta(event)
     }
-    this.applyChanges(raw, transaction.origin, transaction.local, true)
+    try {
+      this.applyChanges(raw, transaction, true)
+    } finally {
+      this.transactions.finish(transaction)
+    }
   }
 
-  private applyChanges(raw: readonly RawChange[], origin: unknown, local: boolean, repairSurrogates = false, runAfterHooks = true): void {
+  private applyChanges(raw: readonly RawChange[], transaction: Y.Transaction, repairSurrogates = false, runAfterHooks = true): void {
     if (raw.length === 0) return
+    const origin = transaction.origin
+    const local = transaction.local
+    const record = this.transactions.record(transaction)
     const changes: TextChange[] = []
     for (const rawChange of raw) {
       // Each change's offsets assume the earlier ones applied, so repair against the current index.
@@ -405,6 +456,7 @@ export class TextBuffer {
         oldEnd = this.positionForOffsetUnclipped(offset + deleteLength)
       }
       this.index.edit(offset, deleteLength, insertText, at)
+      record.edits.push({ offset, deleteLength, insertText })
       const oldRange = new Range(start, oldEnd)
       const newRange = Range.fromText(start, insertText)
       changes.push({
@@ -505,30 +557,7 @@ export class TextBuffer {
 }
 
 
-/** The slow path: Yjs's own delta walks the whole text, so it is used only if the fast reader fails. */
-function rawChangesFromDelta(event: Y.YTextEvent): RawChange[] {
-  const changes: RawChange[] = []
-  let offset = 0
-  let pending: { offset: number; deleteLength: number; insertText: string } | null = null
-  const flush = () => {
-    if (pending === null) return
-    changes.push(pending)
-    offset = pending.offset + pending.insertText.length
-    pending = null
-  }
-  for (const op of event.delta) {
-    if (op.retain !== undefined) {
-      flush()
-      offset += op.retain
-      continue
-    }
-    pending ??= { offset, deleteLength: 0, insertText: '' }
-    if (op.delete !== undefined) pending.deleteLength += op.delete
-    else if (op.insert !== undefined) pending.insertText += typeof op.insert === 'string' ? op.insert : '\ufffc'
-  }
-  flush()
-  return changes
-}
+
 
 /**
  * The length of `line` without its ending, as far as clipping `column` needs it: a column well
@@ -536,14 +565,4 @@ function rawChangesFromDelta(event: Y.YTextEvent): RawChange[] {
  */
 function contentLength(line: string, column: number): number {
   return column < line.length - 2 ? line.length : line.length - endingLength(line)
-}
-
-/** One change turning `before` into `after`: everything between their common prefix and suffix. */
-function diffChange(before: string, after: string): RawChange {
-  let prefix = 0
-  const max = Math.min(before.length, after.length)
-  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++
-  let suffix = 0
-  while (suffix < max - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++
-  return { offset: prefix, deleteLength: before.length - prefix - suffix, insertText: after.slice(prefix, after.length - suffix) }
 }

@@ -1,5 +1,6 @@
 import * as Y from 'yjs'
 import { ContentIndex } from './content-index.ts'
+import type { IdRange } from './change-set.ts'
 
 /** One replacement: delete `deleteLength` characters at `offset`, then insert `insertText` there. */
 export interface RawChange {
@@ -217,4 +218,88 @@ function isNewItem(transaction: Y.Transaction, item: Item): boolean {
 function contentText(item: Item): string {
   const content = item.content
   return content instanceof Y.ContentString ? content.str : '\ufffc'.repeat(item.length)
+}
+
+/** The Yjs IDs of this text's items that a transaction inserted (still visible) and deleted (visible before). */
+export interface TransactionIds {
+  readonly inserted: IdRange[]
+  readonly deleted: IdRange[]
+}
+
+/**
+ * Reads a transaction's inserted and deleted IDs of `ytext`'s items, as ranges (adjacent clocks of one
+ * client joined). Called from the text's observer, before Yjs merges the transaction's items, so each
+ * item lies wholly inside or outside a range; ranges are clipped all the same.
+ */
+export function transactionIds(ytext: Y.Text, transaction: Y.Transaction): TransactionIds {
+  const store = transaction.doc.store
+  const inserted: IdRange[] = []
+  for (const [client, after] of transaction.afterState) {
+    const before = transaction.beforeState.get(client) ?? 0
+    if (after <= before) continue
+    const structs = store.clients.get(client)
+    if (structs) collectIds(ytext, structs, client, before, after, false, inserted)
+  }
+  const deleted: IdRange[] = []
+  for (const [client, ranges] of transaction.deleteSet.clients) {
+    const structs = store.clients.get(client)
+    if (!structs) continue
+    // Items both inserted and deleted by this transaction were never visible: neither list has them.
+    const before = transaction.beforeState.get(client) ?? 0
+    for (const range of ranges) {
+      const end = Math.min(range.clock + range.len, before)
+      if (end > range.clock) collectIds(ytext, structs, client, range.clock, end, true, deleted)
+    }
+  }
+  return { inserted, deleted }
+}
+
+function collectIds(ytext: Y.Text, structs: (Y.Item | Y.GC)[], client: number, from: number, to: number, deleted: boolean, out: IdRange[]): void {
+  for (let i = Y.findIndexSS(structs, from); i < structs.length; i++) {
+    const struct = structs[i]!
+    const clock = struct.id.clock
+    if (clock >= to) break
+    if (!(struct instanceof Y.Item) || struct.parent !== ytext || struct.parentSub !== null || !struct.countable) continue
+    if (!deleted && struct.deleted) continue
+    const start = Math.max(clock, from)
+    const end = Math.min(clock + struct.length, to)
+    const last = out[out.length - 1]
+    if (last !== undefined && last.client === client && last.clock + last.length === start) out[out.length - 1] = { client, clock: last.clock, length: end - last.clock }
+    else out.push({ client, clock: start, length: end - start })
+  }
+}
+
+/** The slow path: Yjs's own delta walks the whole text, so it is used only if the fast reader fails. */
+export function rawChangesFromDelta(event: Y.YTextEvent): RawChange[] {
+  const changes: RawChange[] = []
+  let offset = 0
+  let pending: { offset: number; deleteLength: number; insertText: string } | null = null
+  const flush = () => {
+    if (pending === null) return
+    changes.push(pending)
+    offset = pending.offset + pending.insertText.length
+    pending = null
+  }
+  for (const op of event.delta) {
+    if (op.retain !== undefined) {
+      flush()
+      offset += op.retain
+      continue
+    }
+    pending ??= { offset, deleteLength: 0, insertText: '' }
+    if (op.delete !== undefined) pending.deleteLength += op.delete
+    else if (op.insert !== undefined) pending.insertText += typeof op.insert === 'string' ? op.insert : '\ufffc'
+  }
+  flush()
+  return changes
+}
+
+/** One change turning `before` into `after`: everything between their common prefix and suffix. */
+export function diffChange(before: string, after: string): RawChange {
+  let prefix = 0
+  const max = Math.min(before.length, after.length)
+  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++
+  let suffix = 0
+  while (suffix < max - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++
+  return { offset: prefix, deleteLength: before.length - prefix - suffix, insertText: after.slice(prefix, after.length - suffix) }
 }

@@ -8,7 +8,6 @@ import { Range } from '../point/range.ts'
 import { AuthorshipIndex } from './authorship-index.ts'
 import { Authors, type ChangeAuthor } from './authors.ts'
 import { ChangeLog, DEFAULT_REVERT_WINDOW, type ChangeEntry, type ChangeQuery, type RevertWindow } from './change-log.ts'
-import { ChangeSetSource } from './change-source.ts'
 import { Reverts } from './revert.ts'
 import { type ClientRun, clientRunsFrom, diffSince, visibleClientRuns } from './yjs-items.ts'
 
@@ -49,8 +48,6 @@ export interface AuthorshipHost {
   /** Runs `fn` as one editor operation. */
   run<T>(fn: () => T): T
   restoreSelections(selections: { anchor: number; head: number }[]): void
-  /** The clock changes are stamped with (default Date.now). */
-  now?: () => number
   revertWindow?: Partial<RevertWindow>
 }
 
@@ -64,7 +61,7 @@ export class Authorship {
   private readonly authors: Authors
   private readonly index: AuthorshipIndex
   private readonly reverts: Reverts
-  private readonly source: ChangeSetSource
+  private readonly source: Disposable
   private readonly emitter = new Emitter<{ 'did-change-authors': undefined }>()
   private readonly authorsHook: Disposable
 
@@ -80,7 +77,7 @@ export class Authorship {
       restoreSelections: (selections) => host.restoreSelections(selections),
     })
     this.authorsHook = this.authors.onDidChange(() => this.emitter.emit('did-change-authors', undefined))
-    this.source = new ChangeSetSource(buffer, host.now ?? Date.now, (change) => this.follow(change))
+    this.source = buffer.onDidChangeText((change) => this.follow(change))
   }
 
   private destroyed = false
@@ -88,7 +85,7 @@ export class Authorship {
   destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
-    this.source.destroy()
+    this.source.dispose()
     this.reverts.destroy()
     this.authorsHook.dispose()
     this.authors.destroy()

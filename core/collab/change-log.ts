@@ -3,7 +3,7 @@ import type { ChangeSet, IdRange } from '../buffer/change-set.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Authors, type ChangeAuthor } from './authors.ts'
-import { keepDeleted, releaseDeleted } from './yjs-items.ts'
+import { keepDeleted, releaseDeleted, transactionIdRanges } from './yjs-items.ts'
 
 /** One change to the text, local or remote, as the log keeps it: IDs, not text. */
 export interface ChangeEntry {
@@ -62,15 +62,43 @@ export class ChangeLog {
   /** The first entry still in the revert window. */
   private windowStart = 0
   private readonly emitter = new Emitter<{ 'did-add-change': ChangeEntry }>()
+  /** Deleted text kept in the transaction ending now, for its change set (which comes after Yjs's collection). */
+  private pendingKept: { kept: IdRange[]; chars: number } | null = null
+  private readonly afterTransaction = (transaction: Y.Transaction): void => this.keepTransaction(transaction)
+  private readonly afterCleanup = (): void => this.dropPending()
 
   constructor(
     private readonly ytext: Y.Text,
     private readonly authors: Authors,
     private readonly window: RevertWindow = DEFAULT_REVERT_WINDOW,
-  ) {}
+  ) {
+    // Yjs collects deleted text right after 'afterTransaction'; change sets are announced after that.
+    ytext.doc!.on('afterTransaction', this.afterTransaction)
+    ytext.doc!.on('afterTransactionCleanup', this.afterCleanup)
+  }
 
   destroy(): void {
+    this.ytext.doc!.off('afterTransaction', this.afterTransaction)
+    this.ytext.doc!.off('afterTransactionCleanup', this.afterCleanup)
     this.emitter.dispose()
+  }
+
+  /** Before Yjs collects them: keeps the text this transaction deleted, for its change's revert. */
+  private keepTransaction(transaction: Y.Transaction): void {
+    this.dropPending()
+    if (transaction.deleteSet.clients.size === 0) return
+    const { deletedIds } = transactionIdRanges(transaction, this.ytext)
+    if (deletedIds.length === 0) return
+    const kept = keepDeleted(this.ytext, deletedIds)
+    if (kept.kept.length > 0) this.pendingKept = kept
+  }
+
+  /** Kept text whose transaction announced no change (the text ended as it began) is let go. */
+  private dropPending(): void {
+    const pending = this.pendingKept
+    if (pending === null) return
+    this.pendingKept = null
+    releaseDeleted(this.ytext, pending.kept)
   }
 
   /** Records `change` (called once per transaction that changed the text). */
@@ -83,13 +111,12 @@ export class ChangeLog {
     this.inserted.push(change.insertedIds)
     this.deleted.push(change.deletedIds)
     this.count++
-    if (change.deletedIds.length > 0) {
-      const { kept, chars } = keepDeleted(this.ytext, change.deletedIds)
-      if (kept.length > 0) {
-        this.kept.set(index, kept)
-        this.keptCharsOf.set(index, chars)
-        this.keptChars += chars
-      }
+    const pending = this.pendingKept
+    if (pending !== null) {
+      this.pendingKept = null
+      this.kept.set(index, pending.kept)
+      this.keptCharsOf.set(index, pending.chars)
+      this.keptChars += pending.chars
     }
     this.trimWindow(change.time)
     // Entries are objects only for those who ask: typing with nobody listening allocates none.

@@ -3,9 +3,9 @@ import type { Awareness } from 'y-protocols/awareness'
 import { TextBuffer } from '../buffer/text-buffer.ts'
 import { DisplayLayer, type ClipOptions } from '../display/display-layer.ts'
 import { MarkerLayer } from '../anchors/marker-layer.ts'
+import type { DisplayMarker, MarkerOptions } from '../anchors/display-marker.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
-import { defineSubscriptions, delegate } from '../events/delegate.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import type { Selection, SetRangeOptions } from '../selection/selection.ts'
@@ -16,7 +16,6 @@ import { createLanguageMode, type LanguageMode } from '../language/language-mode
 import { isLanguageId, type LanguageId } from '../language/registry.ts'
 import type { ScopeDescriptor } from '../language/scope-descriptor.ts'
 import { cursorColumnOnCommentedBlankRow, toggleLineCommentsEdits } from '../language/comments.ts'
-import { highlightRows, type HighlightSpan } from '../language/highlight.ts'
 import type { Logger } from '../collab/collaboration.ts'
 import { Clipboard } from './clipboard.ts'
 import type { EditorEvents } from './editor-events.ts'
@@ -50,63 +49,37 @@ export interface TextEditorOptions {
   logger?: Logger
 }
 
-/** Queries the editor answers from its buffer, display layer and marker layer unchanged. */
-const BUFFER_QUERIES = ['getText', 'getLineCount', 'isEmpty'] as const
-const DISPLAY_QUERIES = [
-  'lineTextForScreenRow', 'lineLengthForScreenRow', 'getScreenLineCount', 'getLastScreenRow', 'bufferRowForScreenRow', 'screenRowForBufferRow',
-  'getTabLength', 'isFoldedAtBufferRow', 'isFoldedAtScreenRow', 'isSoftWrapped', 'getEditorWidthInChars', 'getSoftWrapHangingIndentLength',
-] as const
-const MARKER_METHODS = ['markBufferRange', 'markBufferPosition', 'markScreenRange', 'markScreenPosition'] as const
-/** `onDidX(callback)`: the editor's events (see editor-events.ts). */
-const SUBSCRIPTIONS = {
-  onDidChange: 'did-change',
-  onDidAddCursor: 'did-add-cursor',
-  onDidRemoveCursor: 'did-remove-cursor',
-  onDidAddSelection: 'did-add-selection',
-  onDidRemoveSelection: 'did-remove-selection',
-  onDidChangeCursorPosition: 'did-change-cursor-position',
-  onDidChangeSelectionRange: 'did-change-selection-range',
-  onDidChangeReadOnly: 'did-change-read-only',
-  onDidChangeLanguage: 'did-change-language',
-  onDidInsertText: 'did-insert-text',
-  /** The callback can `cancel()` the insertion. */
-  onWillInsertText: 'will-insert-text',
-} as const
-
 /**
- * The editor's model, which the TextEditor facade is composed of: the buffer over the Y.Text, the one
- * DisplayLayer every buffer <-> screen conversion goes through, markers, indentation, the language mode,
- * settings, and the parts every command runs through: the operation scope, the undo history and the list
- * of selections (it is their context and editing host). Its public methods are the TextEditor's
- * (forwarded by name, see text-editor.ts); the facade adds cursors, selections, commands and peers.
+ * The first layer of the TextEditor (`EditorModel` → `EditorText` → `EditorSelections` → `EditorEditing` →
+ * `AtomCommands` → `TextEditor`, each in its own file): the parts an editor is made of — the buffer over the
+ * Y.Text, the one DisplayLayer every buffer <-> screen conversion goes through, markers, the language mode,
+ * settings, and the parts every command runs through: the operation scope, the undo history and the list of
+ * selections. It is what the selections read and edit through (their `SelectionContext` and
+ * `SelectionEditing`): indentation, comments, paragraphs, folds, scopes.
  */
 export class EditorModel implements SelectionContext, SelectionEditing {
   readonly doc: Y.Doc
   readonly buffer: TextBuffer
   readonly displayLayer: DisplayLayer
   readonly markerLayer: MarkerLayer
-  readonly emitter = new Emitter<EditorEvents>()
+  protected readonly emitter = new Emitter<EditorEvents>()
   private softTabs: boolean
   private nonWordCharacters: string
-  private languageMode: LanguageMode
-  private readOnly: boolean
-  private autoIndent: boolean
-  private autoIndentOnPaste: boolean
-  private rowsPerPage: number
+  protected languageMode: LanguageMode
+  protected readOnly: boolean
+  protected autoIndent: boolean
+  protected autoIndentOnPaste: boolean
+  protected rowsPerPage: number
   private readonly clipboard: Clipboard
-  readonly history: History
-  readonly scope: OperationScope
-  readonly selections: SelectionList
+  protected readonly history: History
+  protected readonly scope: OperationScope
+  protected readonly selections: SelectionList
   private readonly subscriptions: Disposable[] = []
 
-  constructor(
-    options: TextEditorOptions,
-    /** The origin of every transaction this editor makes: the facade, as API.md says. */
-    origin: object,
-    /** After the outermost operation ended (the facade publishes to awareness then). */
-    private readonly afterOperation: () => void,
-  ) {
+  constructor(options: TextEditorOptions) {
     checkOptions(options)
+    /** The origin of every transaction this editor makes: the editor itself, as API.md says. */
+    const origin = this
     this.doc = options.doc ?? new Y.Doc()
     const ytext = this.doc.getText(options.textName ?? 'text')
     this.buffer = new TextBuffer({ ytext, origin })
@@ -158,16 +131,18 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     }
   }
 
-  /** Inside the operation, as it ends: merge what the operation asked and announce added selections. */
+  // Operation hooks (the operation scope calls them) and what the selections run their edits through
+
+  /** @internal Inside the operation, as it ends: merge what the operation asked and announce added selections. */
   operationEnding(merge: MergeRule | null): void {
     this.selections.settle(merge)
   }
 
-  operationEnded(): void {
-    this.afterOperation()
-  }
+  /** @internal After the outermost operation ended: the TextEditor publishes its selections to awareness then. */
+  operationEnded(): void {}
 
-  restoreSelections(offsets: { anchor: number; head: number }[]): void {
+  /** Puts the selections back where an undo step recorded them (offsets of anchor and head). */
+  protected restoreSelections(offsets: { anchor: number; head: number }[]): void {
     const ranges = offsets.map(({ anchor, head }) => ({
       range: new Range(this.buffer.positionForCharacterIndex(Math.min(anchor, head)), this.buffer.positionForCharacterIndex(Math.max(anchor, head))),
       reversed: head < anchor,
@@ -189,15 +164,17 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     return this.scope.write(name, options, fn)
   }
 
+  /** Every local selection, in the order added. */
   getSelections(): Selection[] {
     return this.selections.all()
   }
 
+  /** The clipboard copy, cut and paste use. */
   getClipboard(): Clipboard {
     return this.clipboard
   }
 
-  /** Internal: the buffer edit every selection makes; `undo: 'skip'` outside a transaction keeps it out of the history. */
+  /** @internal The buffer edit every selection makes; `undo: 'skip'` outside a transaction keeps it out of the history. */
   setBufferTextInRange(range: RangeLike, text: string, options: { normalizeLineEndings?: boolean; undo?: 'skip' } = {}): Range {
     const bufferOptions: { normalizeLineEndings?: boolean; origin?: unknown } = {}
     if (options.normalizeLineEndings !== undefined) bufferOptions.normalizeLineEndings = options.normalizeLineEndings
@@ -205,6 +182,7 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     return this.buffer.setTextInRange(range, text, bufferOptions)
   }
 
+  /** Adds a selection of a buffer range (unfolding folds at its ends unless `preserveFolds`); one that meets another merges with it. */
   addSelectionForBufferRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
     const bufferRange = this.clipBufferRange(Range.fromObject(range, false, 'bufferRange'))
     if (!options.preserveFolds) this.destroyFoldsContainingBufferPositions([bufferRange.start, bufferRange.end], true)
@@ -212,170 +190,82 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     return this.selections.add(marker, options)
   }
 
+  /** Adds a selection of a screen range (see `addSelectionForBufferRange`). */
   addSelectionForScreenRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
     return this.addSelectionForBufferRange(this.bufferRangeForScreenRange(range), options)
   }
 
-  // Read-only
-
-  setReadOnly(readOnly: boolean): void {
-    if (readOnly == null) return
-    const value = Boolean(readOnly)
-    if (value === this.readOnly) return
-    this.readOnly = value
-    this.emitter.emit('did-change-read-only', value)
+  /** Marks a buffer range with a marker that follows edits (see `DisplayMarker`). */
+  markBufferRange(range: RangeLike, options?: MarkerOptions): DisplayMarker {
+    return this.markerLayer.markBufferRange(range, options)
   }
 
-  isReadOnly(): boolean {
-    return this.readOnly
-  }
+  // Reads every selection makes
 
-  // Settings of Atom's commands
-
-  getAutoIndent(): boolean {
-    return this.autoIndent
-  }
-  setAutoIndent(autoIndent: boolean | null | undefined): void {
-    if (autoIndent != null) this.autoIndent = Boolean(autoIndent)
-  }
-  getAutoIndentOnPaste(): boolean {
-    return this.autoIndentOnPaste
-  }
-  setAutoIndentOnPaste(autoIndentOnPaste: boolean | null | undefined): void {
-    if (autoIndentOnPaste != null) this.autoIndentOnPaste = Boolean(autoIndentOnPaste)
-  }
-  /** How many screen rows `pageUp`/`pageDown` move (the web page sets it from the view's height). */
-  getRowsPerPage(): number {
-    return this.rowsPerPage
-  }
-  setRowsPerPage(rowsPerPage: number | null | undefined): void {
-    if (rowsPerPage == null) return
-    if (typeof rowsPerPage !== 'number' || !(rowsPerPage >= 1)) throw new TypeError(`rowsPerPage must be a number >= 1; got ${String(rowsPerPage)}`)
-    this.rowsPerPage = Math.floor(rowsPerPage)
-  }
-
-  /** Internal: false when an `onWillInsertText` callback cancelled the insertion. */
-  willInsertText(text: string): boolean {
-    let accepted = true
-    this.emitter.emit('will-insert-text', { text, cancel: () => { accepted = false } })
-    return accepted
-  }
-
-  getBuffer(): TextBuffer {
-    return this.buffer
-  }
-
-  getDisplayLayer(): DisplayLayer {
-    return this.displayLayer
-  }
-
-  // Text
-
-  setText(text: string, options: WriteOptions = {}): void {
-    if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}`)
-    this.mutateText('setText', options, () => this.buffer.setText(text))
-  }
-
-  getTextInBufferRange(range: RangeLike): string {
-    return this.buffer.getTextInRange(range)
-  }
-
-  getTextInRange(range: RangeLike): string {
-    return this.buffer.getTextInRange(range)
-  }
-
-  setTextInBufferRange(range: RangeLike, text: string, options: WriteOptions & { normalizeLineEndings?: boolean; undo?: 'skip' } = {}): Range {
-    if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}`)
-    const r = Range.fromObject(range, false, 'range')
-    return this.scope.write('setTextInBufferRange', options, () => this.setBufferTextInRange(r, text, options))
-  }
-
+  /** The text of a buffer row, without its line ending (empty beyond the last row). */
   lineTextForBufferRow(row: number): string {
     return this.buffer.lineForRow(row) ?? ''
   }
 
-  getLastBufferRow(): number {
-    return this.buffer.getLastRow()
-  }
-
-  getEofBufferPosition(): Point {
-    return this.buffer.getEndPosition()
-  }
-
-  bufferRangeForBufferRow(row: number, options: { includeNewline?: boolean } = {}): Range {
-    return this.buffer.rangeForRow(row, options.includeNewline ?? false)
-  }
-
-  // Coordinates
-
-  screenPositionForBufferPosition(position: PointLike, options?: ClipOptions): Point {
-    return this.displayLayer.screenPositionForBufferPosition(Point.fromObject(position, false, 'bufferPosition'), options)
-  }
-
-  bufferPositionForScreenPosition(position: PointLike, options?: ClipOptions): Point {
-    return this.displayLayer.bufferPositionForScreenPosition(Point.fromObject(position, false, 'screenPosition'), options)
-  }
-
-  screenRangeForBufferRange(range: RangeLike, options?: ClipOptions): Range {
-    return this.displayLayer.screenRangeForBufferRange(Range.fromObject(range, false, 'bufferRange'), options)
-  }
-
-  bufferRangeForScreenRange(range: RangeLike, options?: ClipOptions): Range {
-    return this.displayLayer.bufferRangeForScreenRange(Range.fromObject(range, false, 'screenRange'), options)
-  }
-
+  /** The nearest valid buffer position. */
   clipBufferPosition(position: PointLike): Point {
     return this.buffer.clipPosition(position)
   }
 
+  /** The range between the nearest valid buffer positions of its ends. */
   clipBufferRange(range: RangeLike): Range {
     return this.buffer.clipRange(range)
   }
 
-  clipScreenPosition(position: PointLike, options?: ClipOptions): Point {
-    return this.displayLayer.clipScreenPosition(Point.fromObject(position, false, 'screenPosition'), options)
+  /** The buffer range a screen range shows. */
+  bufferRangeForScreenRange(range: RangeLike, options?: ClipOptions): Range {
+    return this.displayLayer.bufferRangeForScreenRange(Range.fromObject(range, false, 'screenRange'), options)
   }
 
-  clipScreenRange(range: RangeLike, options?: ClipOptions): Range {
-    const r = Range.fromObject(range, false, 'screenRange')
-    return new Range(this.clipScreenPosition(r.start, options), this.clipScreenPosition(r.end, options))
+  /** The characters that end a word (at a position: the same everywhere for now). */
+  getNonWordCharacters(_position?: PointLike): string {
+    return this.nonWordCharacters
   }
-
-  // Markers
 
   // Indentation (setters given null or undefined change nothing, as Atom's `update` ignores them)
 
-  setTabLength(tabLength: number): void {
-    if (tabLength == null) return
-    if (typeof tabLength !== 'number' || !(tabLength >= 1)) throw new TypeError(`tabLength must be a number >= 1; got ${String(tabLength)}`)
-    this.displayLayer.setTabLength(Math.floor(tabLength))
+  /** The number of columns a tab stands for (the display layer's). */
+  getTabLength(): number {
+    return this.displayLayer.getTabLength()
   }
 
+  /** Whether indentation is spaces (true) or tabs. */
   getSoftTabs(): boolean {
     return this.softTabs
   }
 
+  /** Indents with spaces (true) or tabs from now on. */
   setSoftTabs(softTabs: boolean): void {
     if (softTabs == null) return
     this.softTabs = Boolean(softTabs)
   }
 
+  /** The text of one level of indentation. */
   getTabText(): string {
     return this.buildIndentString(1)
   }
 
+  /** The indentation level of a line of text (tabs and spaces, by the tab length). */
   indentLevelForLine(line: string): number {
     return indentLevelForLine(line, this.getTabLength())
   }
 
+  /** The indentation level of a buffer row. */
   indentationForBufferRow(row: number): number {
     return this.indentLevelForLine(this.lineTextForBufferRow(row))
   }
 
+  /** The whitespace of `level` levels of indentation (tabs or spaces), starting at `column`. */
   buildIndentString(level: number, column = 0): string {
     return buildIndentString(level, this.getTabLength(), this.softTabs, column)
   }
 
+  /** Replaces a row's leading whitespace with `level` levels of indentation. */
   setIndentationForBufferRow(row: number, level: number, options: { preserveLeadingWhitespace?: boolean } = {}): void {
     const line = this.lineTextForBufferRow(row)
     const endColumn = options.preserveLeadingWhitespace ? 0 : /^\s*/.exec(line)![0].length
@@ -384,28 +274,34 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     )
   }
 
+  /** The indentation level the language suggests for a row. */
   suggestedIndentForBufferRow(row: number, options: { skipBlankLines?: boolean } = {}): number {
     return this.languageMode.suggestedIndentForBufferRow(row, { tabLength: this.getTabLength(), ...options })
   }
 
+  /** The indentation level the language suggests for `line` placed at `row`. */
   suggestedIndentForLineAtBufferRow(row: number, line: string): number {
     return this.languageMode.suggestedIndentForLineAtBufferRow(row, line, { tabLength: this.getTabLength() })
   }
 
+  /** Indents a row as the language suggests. */
   autoIndentBufferRow(row: number, options: { preserveLeadingWhitespace?: boolean; skipBlankLines?: boolean } = {}): void {
     const level = this.suggestedIndentForBufferRow(row, options.skipBlankLines === undefined ? {} : { skipBlankLines: options.skipBlankLines })
     this.setIndentationForBufferRow(row, level, options)
   }
 
+  /** Indents the rows [startRow, endRow] as the language suggests. */
   autoIndentBufferRows(startRow: number, endRow: number): void {
     for (let row = startRow; row <= endRow; row++) this.autoIndentBufferRow(row)
   }
 
+  /** Outdents a row that the language says closes a block (a typed `}`), if it does. */
   autoDecreaseIndentForBufferRow(row: number): void {
     const level = this.languageMode.suggestedIndentForEditedBufferRow(row, { tabLength: this.getTabLength() })
     if (level !== undefined) this.setIndentationForBufferRow(row, level)
   }
 
+  /** Comments the rows [startRow, endRow] with the language's comment tokens, or uncomments them when all are commented. */
   toggleLineCommentsForBufferRows(startRow: number, endRow: number): void {
     const tokens = this.languageMode.commentStringsForPosition([startRow, 0])
     const edits = toggleLineCommentsEdits((row) => this.lineTextForBufferRow(row), startRow, endRow, tokens, {
@@ -438,105 +334,34 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     })
   }
 
+  /** The range of the paragraph (rows between blank or differently commented rows) around a row, if any. */
   rowRangeForParagraphAtBufferRow(row: number): Range | undefined {
     const rows = paragraphRowRange(this.buffer, row, (r) => this.languageMode.isRowCommented(r))
     if (!rows) return undefined
     return new Range([rows[0], 0], [rows[1], this.buffer.lineLengthForRow(rows[1])])
   }
 
-  // Folds and layout
+  // Folds and scopes
 
+  /** Folds a buffer range into one screen line; returns the fold's id. */
   foldBufferRange(range: RangeLike): number {
     return this.displayLayer.foldBufferRange(Range.fromObject(range, false, 'range'))
   }
 
-  unfoldBufferRow(bufferRow: number): void {
-    this.displayLayer.unfoldBufferRow(bufferRow)
-  }
-
-  /** Destroys every fold; returns their ranges. */
-  unfoldAll(): Range[] {
-    return this.displayLayer.unfoldAll()
-  }
-
-  foldSelectedLines(): void {
-    this.scope.run(() => {
-      for (const selection of this.getSelections()) selection.fold()
-    })
-  }
-
+  /** Unfolds every fold containing one of the positions (endpoints excluded when `excludeEndpoints`). */
   destroyFoldsContainingBufferPositions(positions: PointLike[], excludeEndpoints: boolean): void {
     this.displayLayer.destroyFoldsContainingBufferPositions(positions, excludeEndpoints)
   }
 
-  setSoftWrapped(softWrapped: boolean): boolean {
-    if (softWrapped == null) return this.isSoftWrapped()
-    this.displayLayer.setSoftWrapped(Boolean(softWrapped))
-    return this.isSoftWrapped()
-  }
-
-  toggleSoftWrapped(): boolean {
-    return this.setSoftWrapped(!this.isSoftWrapped())
-  }
-
-  setEditorWidthInChars(width: number): void {
-    if (width == null) return
-    if (typeof width !== 'number' || !(width >= 1)) throw new TypeError(`width must be a number >= 1; got ${String(width)}`)
-    this.displayLayer.setEditorWidthInChars(Math.floor(width))
-  }
-
-  setSoftWrapHangingIndentLength(length: number): void {
-    if (length == null) return
-    this.displayLayer.setSoftWrapHangingIndentLength(length)
-  }
-
-  // Language
-
-  setLanguage(id: LanguageId): void {
-    if (id == null) return
-    if (!isLanguageId(id)) throw new TypeError(`unknown language: ${String(id)}`)
-    if (id === this.languageMode.id) return
-    this.languageMode.destroy()
-    this.languageMode = createLanguageMode(id, this.buffer)
-    this.emitter.emit('did-change-language', id)
-  }
-
-  getLanguage(): LanguageId {
-    return this.languageMode.id
-  }
-
-  getLanguageMode(): LanguageMode {
-    return this.languageMode
-  }
-
+  /** The language scopes at a buffer position (Atom's TextMate-style names). */
   scopeDescriptorForBufferPosition(position: PointLike): ScopeDescriptor {
     return this.languageMode.scopeDescriptorForPosition(this.clipBufferPosition(position))
   }
 
+  /** The syntax tree's node types at a buffer position, outermost first. */
   syntaxTreeScopeDescriptorForBufferPosition(position: PointLike): ScopeDescriptor {
     return this.languageMode.syntaxTreeScopeDescriptorForPosition(this.clipBufferPosition(position))
   }
-
-  /**
-   * Syntax highlighting for buffer rows [startRow, endRow] (one array of spans per row, buffer columns,
-   * `tok-*` class names) from the language's incremental tree; empty for plain text.
-   */
-  highlightSpansForBufferRows(startRow: number, endRow: number): HighlightSpan[][] {
-    return highlightRows(this.languageMode, this.buffer, startRow, endRow)
-  }
-
-  getNonWordCharacters(_position?: PointLike): string {
-    return this.nonWordCharacters
-  }
-
-  onDidDestroy(callback: () => void): Disposable {
-    return this.emitter.once('did-destroy', callback)
-  }
-
-  static {
-    defineSubscriptions(EditorModel.prototype, (editor) => editor.emitter, SUBSCRIPTIONS)
-  }
-
 }
 
 function checkOptions(options: TextEditorOptions): void {
@@ -575,14 +400,3 @@ function checkCollaborationOptions({ awareness, user, logger, doc }: TextEditorO
   }
   if (logger !== undefined && (logger === null || typeof logger.warn !== 'function')) throw new TypeError('options.logger must have a warn(message) method')
 }
-
-type Subscriptions = { [K in keyof typeof SUBSCRIPTIONS]: (callback: (event: EditorEvents[(typeof SUBSCRIPTIONS)[K]]) => void) => Disposable }
-
-export interface EditorModel
-  extends Pick<TextBuffer, (typeof BUFFER_QUERIES)[number]>,
-    Pick<DisplayLayer, (typeof DISPLAY_QUERIES)[number]>,
-    Pick<MarkerLayer, (typeof MARKER_METHODS)[number]>,
-    Subscriptions {}
-delegate(EditorModel.prototype, (editor) => editor.buffer, BUFFER_QUERIES)
-delegate(EditorModel.prototype, (editor) => editor.displayLayer, DISPLAY_QUERIES)
-delegate(EditorModel.prototype, (editor) => editor.markerLayer, MARKER_METHODS)

@@ -1,7 +1,7 @@
 import type { Tree } from '@lezer/common'
 import { classHighlighter, highlightTree } from '@lezer/highlight'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
-import type { LanguageMode } from './language-mode.ts'
+import type { LanguageMode } from './mode.ts'
 
 /** Part of one buffer row to paint with `classes` (space-separated `tok-*` names, e.g. 'tok-keyword'). */
 export interface HighlightSpan {

@@ -170,18 +170,6 @@ export type SelectMethods = { [R in Row as R['select'] extends string ? R['selec
 /** `Selection#backspace(options)`, `Selection#deleteToEndOfWord(options)`, … */
 export type DeleteMethods<Options> = { [R in Row as R['delete'] extends string ? R['delete'] : never]: (options?: Options) => void }
 
-/** Defines one method per row with `name` set on `prototype`, each calling `make(row)`. */
-export function defineRowMethods<T extends object>(
-  prototype: T,
-  name: 'move' | 'select' | 'delete',
-  make: (row: MotionRow) => (this: T, ...args: never[]) => unknown,
-): void {
-  for (const row of MOTION_TABLE as readonly MotionRow[]) {
-    const method = row[name]
-    if (method !== null) Object.defineProperty(prototype, method, { value: make(row), writable: true, configurable: true })
-  }
-}
-
 /** Counts must be numbers; NaN or negative counts move nothing rather than somewhere surprising. */
 export function checkCount(count: unknown, name: string): number {
   if (typeof count !== 'number') throw new TypeError(`${name} must be a number; got ${typeof count}`)

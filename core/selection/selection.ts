@@ -1,13 +1,12 @@
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
-import { delegate } from '../events/delegate.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import { selectWordRange, type WordOptions } from '../motions/word.ts'
 import type { DisplayMarker, MarkerChangeEvent } from '../anchors/display-marker.ts'
 import { Cursor, type CursorEvents, type CursorPositionEvent, type CursorState } from './cursor.ts'
 import type { SelectionContext, SelectionHost, WriteOptions } from './host.ts'
-import { type DeleteMethods, type Motion, MOTIONS, type SelectMethods, defineRowMethods } from './motion-table.ts'
+import { type DeleteMethods, type Motion, MOTIONS, type SelectMethods } from './motion-table.ts'
 import {
   addSelectionVertically,
   copySelection,
@@ -44,10 +43,10 @@ let nextSelectionId = 0
 
 /**
  * A range of text with a cursor at its head, as Atom's `Selection`. Selecting and deleting by a motion
- * (`selectUp`, `deleteToEndOfWord`, …) are generated from the motion table; every change runs through
+ * (`selectUp`, `deleteToEndOfWord`, …) run a row of the motion table (`selectBy`, `deleteBy`); every change runs through
  * the host, which for a peer's selection refuses: peers' selections are read-only by construction.
  */
-export class Selection {
+export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
   readonly id = nextSelectionId++
   readonly cursor: Cursor
   readonly marker: DisplayMarker
@@ -75,29 +74,35 @@ export class Selection {
     marker.onDidDestroy(() => this.markerDidDestroy())
   }
 
+  /** Destroys the selection and its cursor (refused for a peer's selection). */
   destroy(): void {
     this.host.change('selection', 'destroy', () => this.marker.destroy())
   }
 
+  /** Whether this is its owner's most recently added selection. */
   isLastSelection(): boolean {
     return this.host.isLastSelection(this)
   }
 
+  /** True for selections of this editor's user; false for peers' selections, which cannot be changed here. */
   isLocal(): boolean {
     return this.host.local
   }
 
+  /** The cursor at the selection's head. */
   getCursor(): Cursor {
     return this.cursor
   }
 
   // Events
 
+  /** Calls back after the selected range changed, by an edit or a command. */
   onDidChangeRange(callback: (event: SelectionRangeEvent) => void): Disposable {
     this.subscribeToMarker()
     return this.emitter.on('did-change-range', callback)
   }
 
+  /** Calls back once, when the selection is destroyed. */
   onDidDestroy(callback: () => void): Disposable {
     this.host.retain?.(this)
     return this.emitter.once('did-destroy', callback)
@@ -113,10 +118,12 @@ export class Selection {
 
   // Range
 
+  /** Selects a screen range (converted to the buffer range it shows). */
   setScreenRange(screenRange: RangeLike, options: SetRangeOptions = {}): void {
     this.setBufferRange(this.editor.displayLayer.bufferRangeForScreenRange(Range.fromObject(screenRange, false, 'screenRange')), options)
   }
 
+  /** Selects a buffer range (clipped), unfolding folds at its ends unless `preserveFolds`. */
   setBufferRange(bufferRange: RangeLike, options: SetRangeOptions = {}): void {
     this.host.change('selection', 'change the range of', () => {
       const range = this.editor.buffer.clipRange(Range.fromObject(bufferRange, false, 'bufferRange'))
@@ -137,36 +144,44 @@ export class Selection {
 
   // Info
 
+  /** Whether the selection is a bare cursor. */
   isEmpty(): boolean {
     return this.getBufferRange().isEmpty()
   }
 
+  /** Whether the selection lies on one screen row. */
   isSingleScreenLine(): boolean {
     return this.getScreenRange().isSingleLine()
   }
 
+  /** The selected text. */
   getText(): string {
     return this.editor.buffer.getTextInRange(this.getBufferRange())
   }
 
+  /** Whether the selection touches a buffer range. */
   intersectsBufferRange(bufferRange: RangeLike): boolean {
     return this.getBufferRange().intersectsWith(bufferRange)
   }
 
+  /** Whether the selection touches any of the screen rows [startRow, endRow]. */
   intersectsScreenRowRange(startRow: number, endRow: number): boolean {
     return this.getScreenRange().intersectsRowRange(startRow, endRow)
   }
 
+  /** Whether the selection touches a screen row. */
   intersectsScreenRow(screenRow: number): boolean {
     return this.getScreenRange().intersectsRow(screenRow)
   }
 
+  /** Whether two selections touch (or overlap, when `exclusive`). */
   intersectsWith(otherSelection: Selection, exclusive = false): boolean {
     return this.getBufferRange().intersectsWith(otherSelection.getBufferRange(), exclusive)
   }
 
   // Modifying the selected range
 
+  /** Collapses the selection onto its cursor. */
   clear(options: { autoscroll?: boolean } = {}): void {
     void options
     this.host.change('selection', 'clear', () => {
@@ -176,6 +191,7 @@ export class Selection {
     })
   }
 
+  /** Extends the head to a screen position (by words or lines after a double or triple click). */
   selectToScreenPosition(position: PointLike, options: { autoscroll?: boolean } = {}): void {
     const point = Point.fromObject(position, false, 'position')
     this.modifySelection(() => {
@@ -191,11 +207,13 @@ export class Selection {
     })
   }
 
+  /** Extends the head to a buffer position. */
   selectToBufferPosition(position: PointLike): void {
     const point = Point.fromObject(position, false, 'position')
     this.modifySelection(() => this.cursor.setBufferPosition(point))
   }
 
+  /** Selects the whole buffer. */
   selectAll(): void {
     this.setBufferRange(this.editor.buffer.getRange(), { autoscroll: false })
   }
@@ -214,10 +232,12 @@ export class Selection {
     return this.getBufferRange()
   }
 
+  /** Extends the selection over the word around its cursor. */
   expandOverWord(_options: { autoscroll?: boolean } = {}): void {
     this.setBufferRange(this.getBufferRange().union(this.cursor.getCurrentWordBufferRange()), { autoscroll: false })
   }
 
+  /** Selects a row with its newline, or with no row every row the selection touches. */
   selectLine(row?: number, options: SetRangeOptions = {}): void {
     if (row !== undefined && row !== null) {
       this.setBufferRange(this.editor.buffer.rangeForRow(row, true), options)
@@ -239,6 +259,7 @@ export class Selection {
 
   // Modifying the selected text
 
+  /** Replaces the selected text with `text` (auto-indenting as `options` say); returns the inserted range. */
   insertText(text: string, options: InsertTextOptions = {}): Range {
     if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}`)
     return this.write('insertText', options, () => insertTextIntoSelection(this, this.host.editing, text, options))
@@ -261,6 +282,7 @@ export class Selection {
     })
   }
 
+  /** Deletes the selection, or with none, to the end of the screen line (the newline at its end). */
   deleteToEndOfLine(options: WriteOptions = {}): void {
     this.write('deleteToEndOfLine', options, () => {
       if (this.isEmpty()) {
@@ -274,6 +296,7 @@ export class Selection {
     })
   }
 
+  /** Deletes the selected text. */
   deleteSelectedText(options: WriteOptions = {}): void {
     this.write('deleteSelectedText', options, () => {
       const range = this.getBufferRange()
@@ -282,18 +305,22 @@ export class Selection {
     })
   }
 
+  /** Deletes every row the selection touches. */
   deleteLine(options: WriteOptions = {}): void {
     this.write('deleteLine', options, () => deleteSelectedLines(this, this.host.editing))
   }
 
+  /** Joins the rows the selection touches (or the next one) with single spaces. */
   joinLines(options: WriteOptions = {}): void {
     this.write('joinLines', options, () => joinSelectedLines(this, this.host.editing))
   }
 
+  /** Removes one level of indentation from every row the selection touches. */
   outdentSelectedRows(options: WriteOptions = {}): void {
     this.write('outdentSelectedRows', options, () => outdentSelectedRows(this, this.host.editing))
   }
 
+  /** Indents every row the selection touches as the language suggests. */
   autoIndentSelectedRows(options: WriteOptions = {}): void {
     this.write('autoIndentSelectedRows', options, () => {
       const [start, end] = this.getBufferRowRange()
@@ -301,6 +328,7 @@ export class Selection {
     })
   }
 
+  /** Comments or uncomments every row the selection touches. */
   toggleLineComments(options: WriteOptions = {}): void {
     this.write('toggleLineComments', options, () => {
       const [start, end] = this.getBufferRowRange()
@@ -308,6 +336,7 @@ export class Selection {
     })
   }
 
+  /** Cuts the selection, or with none, to the end of the screen line. */
   cutToEndOfLine(maintainClipboard = false, options: WriteOptions = {}): void {
     this.write('cutToEndOfLine', options, () => {
       if (this.isEmpty()) this.selectBy(MOTIONS.moveToEndOfScreenLine)
@@ -315,6 +344,7 @@ export class Selection {
     })
   }
 
+  /** Cuts the selection, or with none, to the end of the buffer line. */
   cutToEndOfBufferLine(maintainClipboard = false, options: WriteOptions = {}): void {
     this.write('cutToEndOfBufferLine', options, () => {
       if (this.isEmpty()) this.selectBy(MOTIONS.moveToEndOfLine)
@@ -336,6 +366,7 @@ export class Selection {
     copySelection(this, maintainClipboard, fullLine)
   }
 
+  /** Folds the selected range and puts the cursor after the fold. */
   fold(): void {
     this.host.change('selection', 'fold', () => {
       const range = this.getBufferRange()
@@ -350,6 +381,7 @@ export class Selection {
     this.write('indent', options, () => indentSelection(this, this.host.editing, options))
   }
 
+  /** Adds one level of indentation to every non-empty row the selection touches. */
   indentSelectedRows(options: WriteOptions = {}): void {
     this.write('indentSelectedRows', options, () => {
       const [start, end] = this.getBufferRowRange()
@@ -362,10 +394,12 @@ export class Selection {
 
   // Multiple selections
 
+  /** Adds a selection of the same columns on the next row that has them. */
   addSelectionBelow(): void {
     this.host.change('selection', 'add a selection next to', () => addSelectionVertically(this, this.host.editing, 1))
   }
 
+  /** Adds a selection of the same columns on the previous row that has them. */
   addSelectionAbove(): void {
     this.host.change('selection', 'add a selection next to', () => addSelectionVertically(this, this.host.editing, -1))
   }
@@ -385,14 +419,17 @@ export class Selection {
     otherSelection.destroy()
   }
 
+  /** Orders two selections by buffer range: negative, 0 or positive. */
   compare(otherSelection: Selection): number {
     return this.marker.compare(otherSelection.marker)
   }
 
+  /** The range vertical selection additions aim for (the current screen range by default). */
   getGoalScreenRange(): Range {
     return this.goalScreenRange ?? this.getScreenRange()
   }
 
+  /** Sets the range vertical selection additions aim for. */
   setGoalScreenRange(range: RangeLike): void {
     this.host.change('selection', 'set the goal range of', () => {
       this.goalScreenRange = Range.fromObject(range)
@@ -415,6 +452,7 @@ export class Selection {
     })
   }
 
+  /** Fixes the tail where the head is, so that the next head move selects. */
   plantTail(): void {
     this.host.change('selection', 'change', () => this.marker.plantTail())
   }
@@ -478,24 +516,78 @@ export class Selection {
       this.emitter.dispose()
     }
   }
+
+  // What a selection answers from its marker unchanged.
+
+  /** The selected range in screen coordinates. */
+  getScreenRange(): Range { return this.marker.getScreenRange() }
+  /** The selected range in buffer coordinates. */
+  getBufferRange(): Range { return this.marker.getBufferRange() }
+  /** Where the selection started (the end that stays when the head moves), in screen coordinates. */
+  getTailScreenPosition(): Point { return this.marker.getTailScreenPosition() }
+  /** Where the selection started, in buffer coordinates. */
+  getTailBufferPosition(): Point { return this.marker.getTailBufferPosition() }
+  /** The cursor's end of the selection, in screen coordinates. */
+  getHeadScreenPosition(): Point { return this.marker.getHeadScreenPosition() }
+  /** The cursor's end of the selection, in buffer coordinates. */
+  getHeadBufferPosition(): Point { return this.marker.getHeadBufferPosition() }
+  /** Whether the head comes before the tail. */
+  isReversed(): boolean { return this.marker.isReversed() }
+
+  // Atom's names for selecting and deleting by a motion: each runs `selectBy` or `deleteBy` with its row of the motion table.
+
+  /** Extends the selection's head up `rowCount` screen rows (default 1), keeping the goal column. */
+  selectUp(rowCount?: number): void { this.selectBy(MOTIONS.moveUp, rowCount ?? 1) }
+  /** Extends the selection's head down `rowCount` screen rows (default 1), keeping the goal column. */
+  selectDown(rowCount?: number): void { this.selectBy(MOTIONS.moveDown, rowCount ?? 1) }
+  /** Extends the selection's head left `columnCount` characters (default 1), across line ends. */
+  selectLeft(columnCount?: number): void { this.selectBy(MOTIONS.moveLeft, columnCount ?? 1) }
+  /** Extends the selection's head right `columnCount` characters (default 1), across line ends. */
+  selectRight(columnCount?: number): void { this.selectBy(MOTIONS.moveRight, columnCount ?? 1) }
+  /** Extends the selection's head to the start of the buffer. */
+  selectToTop(): void { this.selectBy(MOTIONS.moveToTop) }
+  /** Extends the selection's head to the end of the buffer. */
+  selectToBottom(): void { this.selectBy(MOTIONS.moveToBottom) }
+  /** Extends the selection's head to column 0 of the buffer line. */
+  selectToBeginningOfLine(): void { this.selectBy(MOTIONS.moveToBeginningOfLine) }
+  /** Extends the selection's head to the first non-whitespace character of the screen line (toggling with column 0). */
+  selectToFirstCharacterOfLine(): void { this.selectBy(MOTIONS.moveToFirstCharacterOfLine) }
+  /** Extends the selection's head to the end of the screen line. */
+  selectToEndOfLine(): void { this.selectBy(MOTIONS.moveToEndOfScreenLine) }
+  /** Extends the selection's head to the end of the buffer line. */
+  selectToEndOfBufferLine(): void { this.selectBy(MOTIONS.moveToEndOfLine) }
+  /** Extends the selection's head to the beginning of the word (the previous one from its start). */
+  selectToBeginningOfWord(): void { this.selectBy(MOTIONS.moveToBeginningOfWord) }
+  /** Extends the selection's head to the end of the word (the next one from its end). */
+  selectToEndOfWord(): void { this.selectBy(MOTIONS.moveToEndOfWord) }
+  /** Extends the selection's head to the beginning of the next word. */
+  selectToBeginningOfNextWord(): void { this.selectBy(MOTIONS.moveToBeginningOfNextWord) }
+  /** Extends the selection's head to the previous word boundary. */
+  selectToPreviousWordBoundary(): void { this.selectBy(MOTIONS.moveToPreviousWordBoundary) }
+  /** Extends the selection's head to the next word boundary. */
+  selectToNextWordBoundary(): void { this.selectBy(MOTIONS.moveToNextWordBoundary) }
+  /** Extends the selection's head to the previous subword boundary (camelCase, snake_case parts). */
+  selectToPreviousSubwordBoundary(): void { this.selectBy(MOTIONS.moveToPreviousSubwordBoundary) }
+  /** Extends the selection's head to the next subword boundary (camelCase, snake_case parts). */
+  selectToNextSubwordBoundary(): void { this.selectBy(MOTIONS.moveToNextSubwordBoundary) }
+  /** Extends the selection's head to the start of the next paragraph (after the next blank row). */
+  selectToBeginningOfNextParagraph(): void { this.selectBy(MOTIONS.moveToBeginningOfNextParagraph) }
+  /** Extends the selection's head to the start of the previous paragraph. */
+  selectToBeginningOfPreviousParagraph(): void { this.selectBy(MOTIONS.moveToBeginningOfPreviousParagraph) }
+  /** Deletes the selection, or with none, the character before the cursor. */
+  backspace(options?: WriteOptions): void { this.deleteBy(MOTIONS.moveLeft, options ?? {}, 'backspace') }
+  /** Deletes the selection, or with none, the character after the cursor. */
+  delete(options?: WriteOptions): void { this.deleteBy(MOTIONS.moveRight, options ?? {}, 'delete') }
+  /** Deletes the selection, or with none, from the cursor to the beginning of its word. */
+  deleteToBeginningOfWord(options?: WriteOptions): void { this.deleteBy(MOTIONS.moveToBeginningOfWord, options ?? {}, 'deleteToBeginningOfWord') }
+  /** Deletes the selection, or with none, from the cursor to the end of its word. */
+  deleteToEndOfWord(options?: WriteOptions): void { this.deleteBy(MOTIONS.moveToEndOfWord, options ?? {}, 'deleteToEndOfWord') }
+  /** Deletes the selection, or with none, from the cursor to the previous word boundary. */
+  deleteToPreviousWordBoundary(options?: WriteOptions): void { this.deleteBy(MOTIONS.moveToPreviousWordBoundary, options ?? {}, 'deleteToPreviousWordBoundary') }
+  /** Deletes the selection, or with none, from the cursor to the next word boundary. */
+  deleteToNextWordBoundary(options?: WriteOptions): void { this.deleteBy(MOTIONS.moveToNextWordBoundary, options ?? {}, 'deleteToNextWordBoundary') }
+  /** Deletes the selection, or with none, from the cursor to the previous subword boundary. */
+  deleteToBeginningOfSubword(options?: WriteOptions): void { this.deleteBy(MOTIONS.moveToPreviousSubwordBoundary, options ?? {}, 'deleteToBeginningOfSubword') }
+  /** Deletes the selection, or with none, from the cursor to the next subword boundary. */
+  deleteToEndOfSubword(options?: WriteOptions): void { this.deleteBy(MOTIONS.moveToNextSubwordBoundary, options ?? {}, 'deleteToEndOfSubword') }
 }
-
-/** What a selection answers from its marker unchanged. */
-const MARKER_QUERIES = [
-  'getScreenRange', 'getBufferRange', 'getTailScreenPosition', 'getTailBufferPosition', 'getHeadScreenPosition', 'getHeadBufferPosition', 'isReversed',
-] as const
-export interface Selection extends Pick<DisplayMarker, (typeof MARKER_QUERIES)[number]> {}
-delegate(Selection.prototype, (selection) => selection.marker, MARKER_QUERIES)
-
-// Atom's names for selecting and deleting by a motion: each runs `selectBy` or `deleteBy` with its row's motion.
-export interface Selection extends SelectMethods, DeleteMethods<WriteOptions> {}
-defineRowMethods(Selection.prototype, 'select', ({ motion }) =>
-  function (this: Selection, count?: unknown) {
-    this.selectBy(motion, count ?? 1)
-  },
-)
-defineRowMethods(Selection.prototype, 'delete', ({ motion, delete: name }) =>
-  function (this: Selection, options?: WriteOptions) {
-    this.deleteBy(motion, options ?? {}, name!)
-  },
-)

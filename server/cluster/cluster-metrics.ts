@@ -21,6 +21,8 @@ export class ClusterMetrics {
   redisErrors = 0
   /** Awareness states removed because the process that served them stopped its heartbeat. */
   presenceExpired = 0
+  /** Times Redis was found restarted or emptied (and the rooms held here appended again). */
+  redisResets = 0
 
   render(): string {
     const out: string[] = []
@@ -36,6 +38,7 @@ export class ClusterMetrics {
     metric('cotext_cluster_postgres_errors_total', 'counter', 'Failed PostgreSQL queries.', this.postgresErrors())
     metric('cotext_cluster_redis_errors_total', 'counter', 'Failed Redis commands.', this.redisErrors)
     metric('cotext_cluster_presence_expired_total', 'counter', 'Awareness states removed because their process stopped its heartbeat.', this.presenceExpired)
+    metric('cotext_cluster_redis_resets_total', 'counter', 'Times Redis was found restarted or emptied and the rooms held here were appended again.', this.redisResets)
     return `${out.join('\n')}\n`
   }
 }

@@ -11,6 +11,7 @@ import { PgStore } from './pg-store.ts'
 import type { PgPart } from './pg-store.ts'
 import { RoomLink } from './room-link.ts'
 import type { RoomView } from './room-link.ts'
+import { RedisEpoch, readRedisPersistence, warnAboutRedisPersistence } from './redis-epoch.ts'
 import { RoomStreams } from './stream.ts'
 import type { RedisClient, StreamEntry } from './stream.ts'
 import { StreamReader } from './stream-reader.ts'
@@ -39,6 +40,8 @@ export interface ClusterOptions {
   trimMarginMs?: number
   /** A room is compacted after this many appends by this process (besides the timer and unloading). */
   compactAfter?: number
+  /** FSYNC: say at start whether Redis makes appends durable before it acknowledges them. */
+  fsync?: boolean
 }
 
 const DEFAULTS = {
@@ -55,6 +58,8 @@ const CONNECT_TIMEOUT_MS = 10_000
 /** How long one reopen attempt waits for Redis before the writer logs and tries again. */
 const REOPEN_TIMEOUT_MS = 5000
 const CLOSE_LEASE_WAIT_MS = 5000
+/** How long an append waits for a restarted Redis to load its data before it counts as failed. */
+const LOADING_WAIT_MS = 30_000
 
 /** What this process knows of one room it has loaded since it started. */
 interface RoomRecord {
@@ -74,6 +79,8 @@ interface RoomRecord {
   link: RoomLink | null
   /** While the room is open here: its whole state and the stream position that state includes. */
   snapshot: (() => Snapshot) | null
+  /** The state the room had when it closed here, kept until a compaction has stored it. */
+  leftState: Snapshot | null
 }
 
 /** Where a part handed out by `load` lives, so that it can be set aside. */
@@ -107,6 +114,10 @@ export class ClusterStore implements Store, RoomFollower {
   private readonly streams: RoomStreams
   private readonly reader: StreamReader
   private readonly heartbeat: Heartbeat
+  private readonly epoch: RedisEpoch
+  /** Set when Redis was found restarted or emptied, until every room held here is appended again. */
+  private reappendDue = false
+  private checkingEpoch: Promise<void> | null = null
 
   private constructor(
     readonly processId: string,
@@ -119,6 +130,7 @@ export class ClusterStore implements Store, RoomFollower {
     this.streams = new RoomStreams(services.redis, processId)
     this.reader = new StreamReader(services.blocking, services.redis, processId, metrics, logger)
     this.heartbeat = new Heartbeat(services.redis, processId, { intervalMs: this.timings.heartbeatIntervalMs, ttlMs: this.timings.heartbeatTtlMs, metrics, logger })
+    this.epoch = new RedisEpoch(services.redis)
     metrics.postgresErrors = () => services.pg.errors
   }
 
@@ -148,19 +160,23 @@ export class ClusterStore implements Store, RoomFollower {
     }
     let pg: PgStore
     try {
-      pg = await PgStore.open(options.databaseUrl, (error) => logger.warn({ err: error }, 'PostgreSQL connection error'))
+      pg = await PgStore.open(options.databaseUrl, (error) => logger.warn({ err: error }, 'PostgreSQL connection error'), { fsync: options.fsync ?? false })
+      await pg.checkDurability(logger)
     } catch (error) {
       redis.destroy()
       blocking.destroy()
       throw error
     }
     const cluster = new ClusterStore(processId, new ClusterMetrics(), { redis, blocking, pg }, logger, options)
+    warnAboutRedisPersistence(await readRedisPersistence(redis), options.fsync ?? false, logger)
+    await cluster.epoch.changed()
     await cluster.heartbeat.start()
     redis.on('ready', () => {
       if (redisDown) logger.info('Redis connection back')
       redisDown = false
-      // Beats may have been missed during the outage.
+      // Beats may have been missed during the outage, and Redis may have come back without its data.
       void cluster.heartbeat.beat()
+      void cluster.checkEpoch()
     })
     cluster.reader.start()
     cluster.startTimers()
@@ -196,6 +212,7 @@ export class ClusterStore implements Store, RoomFollower {
       appended: previous?.appended ?? 0,
       link: null,
       snapshot: null,
+      leftState: previous?.leftState ?? null,
     })
     return records
   }
@@ -204,7 +221,7 @@ export class ClusterStore implements Store, RoomFollower {
   async append(entries: readonly AppendEntry[]): Promise<void> {
     let ids: string[]
     try {
-      ids = await this.streams.appendAll(entries)
+      ids = await this.whileLoading(() => this.streams.appendAll(entries))
     } catch (error) {
       this.metrics.redisErrors += 1
       throw new StorageError(`appending to the streams of ${entries.length} room(s) failed: ${(error as Error).message}`)
@@ -284,13 +301,15 @@ export class ClusterStore implements Store, RoomFollower {
     const snapshot = (): Snapshot => ({ state: Y.encodeStateAsUpdate(room.doc), position: subscription.position() })
     record.snapshot = snapshot
     return () => {
-      // Taken before the room lets go of its document: the compaction below stores it.
+      // Taken before the room lets go of its document: the compaction below stores it, and
+      // until one has, it is what this process still holds of the room.
       const captured = needsCompaction(record) ? snapshot() : undefined
       subscription.stop()
       link.detach()
       if (record.link === link) {
         record.link = null
         record.snapshot = null
+        if (captured !== undefined) record.leftState = captured
       }
       // The last client left (or the server stops): store the room while its state is at hand.
       if (captured !== undefined) void this.compactNow(room.name, 0, captured)
@@ -315,6 +334,22 @@ export class ClusterStore implements Store, RoomFollower {
     if (record !== undefined) this.notePending(record, id)
   }
 
+  /**
+   * Runs `command`, again while Redis answers LOADING (it has restarted and is reading its
+   * data back): nothing was written, and appends queued during an outage reach Redis then.
+   */
+  private async whileLoading<T>(command: () => Promise<T>): Promise<T> {
+    const deadline = performance.now() + LOADING_WAIT_MS
+    for (;;) {
+      try {
+        return await command()
+      } catch (error) {
+        if (!/^LOADING\b/.test((error as Error).message) || performance.now() > deadline) throw error
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+  }
+
   /** Runs a Redis command, counting and rewording its failure. */
   private async redisCall<T>(command: () => Promise<T>): Promise<T> {
     try {
@@ -323,6 +358,40 @@ export class ClusterStore implements Store, RoomFollower {
       this.metrics.redisErrors += 1
       throw new StorageError(`Redis: ${(error as Error).message}`)
     }
+  }
+
+  /**
+   * Appends again every room this process holds (open, or closed and not yet stored) when
+   * Redis was restarted or emptied since the last check: its streams may have lost entries
+   * that other processes and PostgreSQL never got. Each room's whole state goes in as one
+   * entry, so every process converges and a room opened later loads it. Retried at the next
+   * check while Redis does not take it.
+   */
+  private checkEpoch(): Promise<void> {
+    this.checkingEpoch ??= (async () => {
+      try {
+        if (await this.epoch.changed()) {
+          this.metrics.redisResets += 1
+          this.reappendDue = true
+          this.logger.warn({ rooms: this.rooms.size }, 'Redis was restarted or emptied: appending every room held here again, its stream may have lost entries')
+        }
+        if (!this.reappendDue) return
+        for (const [room, record] of [...this.rooms]) {
+          const state = record.snapshot?.().state ?? record.leftState?.state
+          if (state === undefined) continue
+          const id = await this.streams.append(room, 'update', state)
+          this.metrics.entriesWritten += 1
+          this.notePending(record, id)
+        }
+        this.reappendDue = false
+      } catch (error) {
+        this.metrics.redisErrors += 1
+        this.logger.debug({ err: error }, 'checking Redis for lost data failed; trying again')
+      }
+    })().finally(() => {
+      this.checkingEpoch = null
+    })
+    return this.checkingEpoch
   }
 
   private notePending(record: RoomRecord, id: string): void {
@@ -353,8 +422,14 @@ export class ClusterStore implements Store, RoomFollower {
       // An open room's document already holds the stored state and the stream up to the reader's
       // position: storing it costs one encoding, where folding the stream in costs applying
       // every entry again. The stream is folded in when there is no document at hand.
-      const snapshot = captured ?? this.rooms.get(room)?.snapshot?.() ?? null
+      const held = this.rooms.get(room)
+      const snapshot = captured ?? held?.snapshot?.() ?? held?.leftState ?? null
+      // A state this room had when it closed here may hold what the stream lost; the stored
+      // snapshot is a merge, so storing it first and the open document after loses nothing.
+      const left = held?.leftState ?? null
+      if (left !== null && left !== snapshot) await this.pg.storeSnapshot(room, left.state, left.position)
       const stored = snapshot === null ? null : await this.pg.storeSnapshot(room, snapshot.state, snapshot.position)
+      if (held !== undefined && stored !== null && (held.leftState === left || held.leftState === snapshot)) held.leftState = null
       const result = stored !== null ? { ...stored, entries: 0 } : await this.pg.compact(room, async (storedId, apply) => {
         let updates = 0
         const streamId = await this.streams.readPages(room, storedId, (page) => {
@@ -396,6 +471,8 @@ export class ClusterStore implements Store, RoomFollower {
       this.timers.push(timer)
     }
     every(this.timings.presenceSweepMs, () => this.expirePresence())
+    // The connection's 'ready' event tells a restart; this tells a FLUSHALL or a failover.
+    every(this.timings.heartbeatIntervalMs, () => this.checkEpoch())
     every(this.timings.compactEveryMs, async () => {
       for (const [room, record] of [...this.rooms]) if (needsCompaction(record)) await this.compactNow(room)
     })
@@ -406,12 +483,14 @@ export class ClusterStore implements Store, RoomFollower {
     const links = [...this.rooms.values()].flatMap((record) => (record.link === null ? [] : [record.link]))
     const owners = new Set(links.flatMap((link) => [...link.ownerProcesses()]))
     if (owners.size === 0) return
-    let alive: Set<string>
+    let dead: Set<string>
     try {
-      alive = await this.heartbeat.alive([...owners])
+      dead = await this.heartbeat.dead([...owners])
     } catch {
       return // Redis is away: nobody can be declared dead.
     }
+    if (dead.size === 0) return
+    const alive = new Set([...owners].filter((id) => !dead.has(id)))
     for (const link of links) this.metrics.presenceExpired += link.expire(alive)
   }
 

@@ -9,6 +9,8 @@ import type { RedisClient } from './stream.ts'
  */
 export class Heartbeat {
   private timer: NodeJS.Timeout | null = null
+  /** Per process found without a heartbeat: when Redis first answered so. */
+  private readonly missingSince = new Map<string, number>()
 
   constructor(
     private readonly redis: RedisClient,
@@ -37,6 +39,26 @@ export class Heartbeat {
   async alive(processIds: readonly string[]): Promise<Set<string>> {
     const replies = await Promise.all(processIds.map((id) => this.redis.sendCommand(['EXISTS', heartbeatKey(id)])))
     return new Set(processIds.filter((_id, index) => Number(replies[index]) === 1))
+  }
+
+  /**
+   * Which of `processIds` are dead: Redis answered, twice at least a heartbeat interval apart,
+   * that their heartbeat is missing. One answer is not enough: after a pause longer than the
+   * expiry, or a restart without data, Redis answers before live processes have beaten again
+   * (each beats at once when it reconnects, and every interval). Rejects when Redis does not answer.
+   */
+  async dead(processIds: readonly string[]): Promise<Set<string>> {
+    const alive = await this.alive(processIds)
+    const now = performance.now()
+    const dead = new Set<string>()
+    for (const id of processIds) {
+      const since = this.missingSince.get(id)
+      if (alive.has(id)) this.missingSince.delete(id)
+      else if (since === undefined) this.missingSince.set(id, now)
+      else if (now - since >= this.options.intervalMs) dead.add(id)
+    }
+    for (const id of this.missingSince.keys()) if (!processIds.includes(id)) this.missingSince.delete(id)
+    return dead
   }
 
   async stop(): Promise<void> {

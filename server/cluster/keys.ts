@@ -19,3 +19,8 @@ export function heartbeatKey(processId: string): string {
 export function wakeStreamKey(processId: string): string {
   return `cotext:wake:${processId}`
 }
+
+/** A random value the first process sets; gone when Redis lost its data (see RedisEpoch). */
+export function epochKey(): string {
+  return 'cotext:epoch'
+}

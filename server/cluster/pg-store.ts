@@ -1,5 +1,6 @@
 import * as Y from 'yjs'
 import pg from 'pg'
+import type { Logger } from 'pino'
 import type { AppendEntry, Store, StoredUpdate } from '../persistence.ts'
 import { StorageError } from '../persistence.ts'
 import { STREAM_START, compareStreamIds } from './stream-id.ts'
@@ -77,9 +78,12 @@ export class PgStore {
 
   private constructor(private readonly pool: pg.Pool) {}
 
-  /** Connects to `url` and creates the tables when they are missing. */
-  static async open(url: string, onError: (error: Error) => void): Promise<PgStore> {
-    const pool = new pg.Pool({ connectionString: url, max: 4 })
+  /**
+   * Connects to `url` and creates the tables when they are missing. `fsync`: every session
+   * commits synchronously (the commit returns once the WAL is on disk), whatever the server's default.
+   */
+  static async open(url: string, onError: (error: Error) => void, options: { fsync?: boolean } = {}): Promise<PgStore> {
+    const pool = new pg.Pool({ connectionString: url, max: 4, ...(options.fsync === true ? { options: '-c synchronous_commit=on' } : {}) })
     // An idle client whose server went away emits this; unhandled it would end the process.
     pool.on('error', onError)
     const store = new PgStore(pool)
@@ -136,6 +140,25 @@ export class PgStore {
     await this.query('INSERT INTO cotext_aside (room, data, reason) VALUES ($1, $2, $3)', [room, Buffer.from(data), reason])
   }
 
+  /**
+   * Logs, once at start, what a crash of PostgreSQL's machine can lose: a server with `fsync`
+   * off can lose committed rooms (and corrupt its data); `synchronous_commit` off loses the last
+   * commits (under FSYNC this process's sessions turn it on, see `open`).
+   */
+  async checkDurability(logger: Logger): Promise<void> {
+    let settings: { fsync: string; synchronousCommit: string }
+    try {
+      const [fsyncRow, commitRow] = await Promise.all([this.query<{ fsync: string }>('SHOW fsync', []), this.query<{ synchronous_commit: string }>('SHOW synchronous_commit', [])])
+      settings = { fsync: fsyncRow.rows[0]!.fsync, synchronousCommit: commitRow.rows[0]!.synchronous_commit }
+    } catch (error) {
+      logger.warn({ err: error }, 'cannot read PostgreSQL\'s durability settings')
+      return
+    }
+    if (settings.fsync === 'off') logger.warn(settings, 'PostgreSQL runs with fsync off: a machine crash can lose or corrupt stored rooms')
+    else if (settings.synchronousCommit === 'off') logger.warn(settings, 'PostgreSQL commits asynchronously (synchronous_commit off): a machine crash loses the last commits')
+    else logger.info(settings, 'PostgreSQL: a commit is on disk before it returns')
+  }
+
   /** Resolves once PostgreSQL answers; rejects when it does not. */
   async ping(): Promise<void> {
     await this.query('SELECT 1', [])
@@ -176,24 +199,42 @@ export class PgStore {
   }
 
   /**
-   * Stores `state` as the room's snapshot at stream position `streamId`, for a caller whose
-   * document holds the stored snapshot and every update up to that position. Nothing is written
-   * when the stored position is already as far; null (nothing written) when the room has
-   * updates outside the stream, which only a full compaction folds in.
+   * Stores `state`, the state of a caller's document that holds the stored snapshot and every
+   * update up to stream position `streamId`, merged with the stored snapshot: never replaced by
+   * it, since after Redis lost entries a document with a later position can lack what an
+   * earlier snapshot holds. The stored position becomes the later of the two. Nothing is written
+   * when `state` adds nothing and the stored position is already as far; null (nothing written)
+   * when the room has updates outside the stream, which only a full compaction folds in.
    */
   async storeSnapshot(room: string, state: Uint8Array, streamId: string): Promise<{ streamId: string; written: boolean } | null> {
     return this.transaction(async (client) => {
-      const snapshot = await client.query<{ stream_id: string }>('SELECT stream_id FROM cotext_rooms WHERE room = $1 FOR UPDATE', [room])
+      const snapshot = await client.query<{ state: Buffer; stream_id: string }>('SELECT state, stream_id FROM cotext_rooms WHERE room = $1 FOR UPDATE', [room])
       const loose = await client.query('SELECT 1 FROM cotext_updates WHERE room = $1 LIMIT 1', [room])
       if (loose.rows.length > 0) return null
-      const storedId = snapshot.rows[0]?.stream_id
-      if (storedId !== undefined && compareStreamIds(storedId, streamId) >= 0) return { streamId: storedId, written: false }
+      const row = snapshot.rows[0]
+      let merged = state
+      let position = streamId
+      if (row !== undefined) {
+        const doc = new Y.Doc()
+        const apply = applier(doc, this.countBad)
+        apply(row.state)
+        let adds = false
+        doc.on('update', () => {
+          adds = true
+        })
+        apply(state)
+        merged = adds ? Y.encodeStateAsUpdate(doc) : new Uint8Array(row.state)
+        doc.destroy()
+        const ahead = compareStreamIds(row.stream_id, streamId) >= 0
+        if (ahead) position = row.stream_id
+        if (ahead && !adds) return { streamId: row.stream_id, written: false }
+      }
       await client.query(
         `INSERT INTO cotext_rooms (room, state, stream_id) VALUES ($1, $2, $3)
          ON CONFLICT (room) DO UPDATE SET state = EXCLUDED.state, stream_id = EXCLUDED.stream_id, updated_at = now()`,
-        [room, Buffer.from(state), streamId],
+        [room, Buffer.from(merged), position],
       )
-      return { streamId, written: true }
+      return { streamId: position, written: true }
     })
   }
 

@@ -10,15 +10,14 @@ function setup(window: { maxChanges?: number; maxKeptChars?: number; maxAge?: nu
   const there = new Y.Doc()
   there.clientID = 2
   there.on('update', (update: Uint8Array) => Y.applyUpdate(here, update, 'remote'))
-  const buffer = new TextBuffer({ ytext: here.getText('text') })
   let now = 1000
+  const buffer = new TextBuffer({ ytext: here.getText('text'), clock: () => now })
   const selections: { anchor: number; head: number }[][] = []
   const authorship = new Authorship({
     buffer,
     awareness: null,
     run: (fn) => fn(),
     restoreSelections: (s) => selections.push(s),
-    now: () => now,
     revertWindow: window,
   })
   return { here, there, buffer, authorship, selections, tick: (ms: number) => (now += ms) }

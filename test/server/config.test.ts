@@ -29,6 +29,11 @@ describe('parseConfig', () => {
       maxConnectionsPerRoom: 2000,
       maxConnectionsPerAddress: 1000,
       allowedOrigins: [],
+      allowedHosts: [],
+      maxUnfinishedBytes: 64 * 1024 * 1024,
+      maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
+      maxUpdateItems: 10000,
+      maxPendingItems: 2000,
       serveSourceMaps: false,
       redisUrl: null,
       databaseUrl: null,
@@ -69,6 +74,11 @@ describe('parseConfig', () => {
       maxConnectionsPerRoom: 2000,
       maxConnectionsPerAddress: 1000,
       allowedOrigins: [],
+      allowedHosts: [],
+      maxUnfinishedBytes: 64 * 1024 * 1024,
+      maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
+      maxUpdateItems: 10000,
+      maxPendingItems: 2000,
       serveSourceMaps: false,
       redisUrl: 'redis://r:6379',
       databaseUrl: 'postgres://p/db',
@@ -96,6 +106,11 @@ describe('parseConfig', () => {
       maxConnectionsPerRoom: 2000,
       maxConnectionsPerAddress: 1000,
       allowedOrigins: [],
+      allowedHosts: [],
+      maxUnfinishedBytes: 64 * 1024 * 1024,
+      maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
+      maxUpdateItems: 10000,
+      maxPendingItems: 2000,
       serveSourceMaps: false,
       redisUrl: 'redis://q:1',
       databaseUrl: 'postgres://q/db',
@@ -121,6 +136,20 @@ describe('parseConfig', () => {
     expect(() => parseConfig([], { ALLOWED_ORIGINS: 'https://a.com/path' })).toThrow(new ConfigError(`${bad} "https://a.com/path" is not one`))
     expect(() => parseConfig([], { ALLOWED_ORIGINS: 'a.com' })).toThrow(new ConfigError(`${bad} "a.com" is not one`))
     expect(() => parseConfig([], { SERVE_SOURCE_MAPS: 'yes' })).toThrow(new ConfigError('SERVE_SOURCE_MAPS must be on or off (true or false), got "yes"'))
+  })
+
+  it('reads the allowed hosts and the budgets of issue 19', () => {
+    const env = {
+      ALLOWED_HOSTS: 'Editor.Example.com, .corp.example, *', MAX_UNFINISHED_BYTES: '1048576', MAX_CONNECTION_UNFINISHED_BYTES: '65536',
+      MAX_UPDATE_ITEMS: '500', MAX_PENDING_ITEMS: '50',
+    }
+    expect(config([], env)).toMatchObject({
+      allowedHosts: ['editor.example.com', '.corp.example', '*'], maxUnfinishedBytes: 1048576, maxConnectionUnfinishedBytes: 65536, maxUpdateItems: 500, maxPendingItems: 50,
+    })
+    expect(() => parseConfig([], { ALLOWED_HOSTS: 'http://a.com' })).toThrow(
+      new ConfigError('ALLOWED_HOSTS must list host names like editor.example.com or .example.com (and every name under it), or *, separated by commas; "http://a.com" is not one'),
+    )
+    expect(() => parseConfig([], { MAX_UPDATE_ITEMS: '5' })).toThrow(new ConfigError('MAX_UPDATE_ITEMS must be an integer from 100 to 100000000, got "5"'))
   })
 
   it('treats an empty environment variable as unset', () => {

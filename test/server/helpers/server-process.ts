@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline'
 /** The repository root: the server runs from there, as `npm start` would. */
 export const ROOT = resolve(import.meta.dirname, '../../..')
 
-const START_TIMEOUT_MS = 15_000
+// Generous: tsx compiles the server at each start, and CI machines are shared.
+const START_TIMEOUT_MS = 30_000
 const STOP_TIMEOUT_MS = 10_000
 
 export interface LogLine {
@@ -50,17 +51,16 @@ export interface StartOptions {
   dataDir?: string
   env?: Record<string, string>
   args?: string[]
+  /** A command the server runs under (e.g. strace and its flags); `child` is then that command's process. */
+  wrapper?: string[]
 }
 
 /** Runs `server/main.ts` in its own process on a free port and resolves once it listens. */
 export function startServer(options: StartOptions = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? makeTempDir()
   const env: Record<string, string | undefined> = { ...process.env, AUTH_SECRET: undefined, PORT: undefined, HOST: undefined, ...options.env }
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'server/main.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'debug', ...(options.args ?? [])],
-    { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] },
-  )
+  const command = [...(options.wrapper ?? []), process.execPath, '--import', 'tsx', 'server/main.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'debug', ...(options.args ?? [])]
+  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   running.add(child)
   const logs: LogLine[] = []
   let stderr = ''

@@ -59,11 +59,22 @@ export interface Redis {
   remove(): Promise<void>
   /** Starts it again on the same port and directory. */
   start(): Promise<void>
+  /** Kills redis-server with SIGKILL (no save) and waits for it to exit. */
+  kill(): Promise<void>
+  /** While stopped: deletes its data files, so that the next start begins empty (a Redis that lost its data). */
+  wipe(): void
   /** Runs a redis-cli command against it and returns its output. */
   cli(...args: string[]): string
 }
 
-export async function startRedis(): Promise<Redis> {
+export interface RedisOptions {
+  /** Append-only file (default true, as a production Redis should run); false keeps nothing across a crash. */
+  appendonly?: boolean
+  /** AOF fsync policy (Redis's default: everysec). */
+  appendfsync?: 'always' | 'everysec' | 'no'
+}
+
+export async function startRedis(options: RedisOptions = {}): Promise<Redis> {
   if (!existsSync('/usr/bin/redis-server')) aptInstall(['redis-server'])
   const dir = mkdtempSync(join(tmpdir(), 'cotext-redis-'))
   const port = await freePort()
@@ -75,7 +86,8 @@ export async function startRedis(): Promise<Redis> {
   }
   const start = async (): Promise<void> => {
     // Append-only file: a stop and start keeps every entry, as a production Redis would.
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'no'], { stdio: 'ignore' })
+    const persistence = ['--appendonly', options.appendonly === false ? 'no' : 'yes', '--appendfsync', options.appendfsync ?? 'everysec']
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, ...persistence, '--save', '', '--protected-mode', 'no'], { stdio: 'ignore' })
     exited = track(child)
     await waitFor(() => cli('PING') === 'PONG', 'redis-server to answer', 10_000, 50)
   }
@@ -89,6 +101,13 @@ export async function startRedis(): Promise<Redis> {
     port,
     start,
     stop,
+    async kill() {
+      child?.kill('SIGKILL')
+      await exited
+    },
+    wipe() {
+      for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true })
+    },
     async remove() {
       await stop()
       rmSync(dir, { recursive: true, force: true })
