@@ -183,7 +183,7 @@ export class Authorship {
   /** Every change set: into the log, through the authorship index, and past the reverts' bookkeeping. */
   private follow(change: ChangeSet): void {
     this.mapIndex(change)
-    this.log.add(change)
+    this.log.add(change, this.reverts.isRevert(change))
     this.reverts.noteChange(change)
   }
 

@@ -19,6 +19,8 @@ export interface ChangeEntry {
   readonly deletedIds: readonly IdRange[]
   /** False once the change left the revert window: its deleted text may have been collected. */
   readonly revertible: boolean
+  /** True for a change this editor made by reverting (`revertChange`, `revertChanges`, undo/redo for everyone). */
+  readonly isRevert: boolean
 }
 
 /** Which changes `getChanges` returns: times are inclusive bounds; `author` a client ID, a user id or a user name. */
@@ -42,6 +44,7 @@ export interface RevertWindow {
 export const DEFAULT_REVERT_WINDOW: RevertWindow = { maxChanges: 10_000, maxAge: 24 * 60 * 60 * 1000, maxKeptChars: 1 << 20 }
 
 const LOCAL = 1
+const REVERT = 2
 
 /**
  * Every change to the text in the order this editor saw it. Entries are stored column-wise (time,
@@ -102,12 +105,12 @@ export class ChangeLog {
   }
 
   /** Records `change` (called once per transaction that changed the text). */
-  add(change: ChangeSet): void {
+  add(change: ChangeSet, isRevert = false): void {
     const index = this.count
     if (index === this.times.length) this.grow()
     this.times[index] = change.time
     this.clients[index] = change.author
-    this.flags[index] = change.origin === 'local' ? LOCAL : 0
+    this.flags[index] = (change.origin === 'local' ? LOCAL : 0) | (isRevert ? REVERT : 0)
     this.inserted.push(change.insertedIds)
     this.deleted.push(change.deletedIds)
     this.count++
@@ -148,6 +151,7 @@ export class ChangeLog {
       insertedIds: this.inserted[index]!,
       deletedIds: this.deleted[index]!,
       revertible: index >= this.windowStart,
+      isRevert: (this.flags[index]! & REVERT) !== 0,
     }
   }
 
@@ -176,11 +180,6 @@ export class ChangeLog {
 
   onDidAddChange(callback: (entry: ChangeEntry) => void): Disposable {
     return this.emitter.on('did-add-change', callback)
-  }
-
-  /** Bytes the log keeps per change beyond its ID ranges (typed columns plus two array slots). */
-  static bytesPerChange(): number {
-    return 8 + 4 + 1 + 2 * 8
   }
 
   private firstAtOrAfter(time: number): number {

@@ -38,6 +38,11 @@ export class Reverts {
     this.reverter.destroy()
   }
 
+  /** Whether `change` was made by a revert of this editor. */
+  isRevert(change: ChangeSet): boolean {
+    return change.transactionOrigin === this.reverter.origin
+  }
+
   /** Called for every change set the log records: notes reverts, and forgets redo after a new local change. */
   noteChange(change: ChangeSet): void {
     if (change.transactionOrigin === this.reverter.origin) {

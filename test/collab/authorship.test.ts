@@ -149,6 +149,8 @@ describe('undo by choice', () => {
     const revert = editor(cy).revertChange(typed!.id)
     expect(texts(ada, bob, cy)).toEqual(['***', '***', '***'])
     expect(revert!.origin).toBe('local')
+    expect(revert!.isRevert).toBe(true)
+    expect(typed!.isRevert).toBe(false)
     expect(revert!.author.user?.name).toBe('cy')
     // Reverting the revert is the redo: ada's text is back, without what cy deleted.
     editor(bob).revertChange(editor(bob).getChanges().at(-1)!)

@@ -241,29 +241,33 @@ export class HistoryPanel {
   }
 
   private renderActivity(): void {
-    const changes = this.options.editor.getChanges()
-    const recent = changes.slice(-RECENT).reverse()
-    // Keep focus on the same change's button when the list is redrawn.
+    const groups = groupChanges(this.options.editor.getChanges().slice(-RECENT * 20)).slice(-RECENT).reverse()
+    // Keep focus on the same group's button when the list is redrawn.
     const focusedId = (this.doc.activeElement as HTMLElement | null)?.closest?.('[data-change-id]')?.getAttribute('data-change-id')
     this.activityList.replaceChildren()
-    if (recent.length === 0) this.activityList.append(this.item('No changes since you opened the document'))
-    for (const change of recent) this.activityList.append(this.changeItem(change))
+    if (groups.length === 0) this.activityList.append(this.item('No changes since you opened the document'))
+    for (const group of groups) this.activityList.append(this.changeItem(group))
     if (focusedId) this.activityList.querySelector<HTMLElement>(`[data-change-id="${focusedId}"] button`)?.focus()
   }
 
-  private changeItem(change: ChangeEntry): HTMLLIElement {
-    const li = this.item(describeChange(change))
+  private changeItem(group: ChangeEntry[]): HTMLLIElement {
+    const first = group[0]!
+    const last = group[group.length - 1]!
+    const summary = describeChanges(group)
+    const li = this.item(summary)
     li.dataset.testid = 'change'
-    li.dataset.changeId = change.id
-    const revert = this.button('Revert', `Revert: ${describeChange(change)}`, () => {
+    li.dataset.changeId = first.id
+    const revert = this.button('Revert', `Revert: ${summary}`, () => {
       try {
-        const result = this.options.editor.revertChange(change.id)
+        const editor = this.options.editor
+        // One change, or one author's consecutive changes (a burst of typing): reverted as one change.
+        const result = group.length === 1 ? editor.revertChange(first.id) : editor.revertChanges({ author: first.author.clientID, since: first.time, until: last.time })
         this.say(result === null ? 'Nothing left of that change to revert' : 'Change reverted')
       } catch (error) {
         this.say((error as Error).message)
       }
     })
-    revert.disabled = this.options.readOnly || !change.revertible
+    revert.disabled = this.options.readOnly || group.some((change) => !change.revertible)
     li.append(revert)
     return li
   }
@@ -287,15 +291,37 @@ export class HistoryPanel {
   }
 }
 
-/** "Ada inserted 5 characters and deleted 2 · 12:03:04". */
-export function describeChange(change: ChangeEntry): string {
-  const inserted = change.insertedIds.reduce((n, r) => n + r.length, 0)
-  const deleted = change.deletedIds.reduce((n, r) => n + r.length, 0)
+/** How long one author's consecutive changes are shown (and reverted) as one. */
+const GROUP_MS = 60_000
+
+/** Consecutive changes of one client within a minute of each other, as groups, oldest first; a revert stands alone. */
+export function groupChanges(changes: readonly ChangeEntry[]): ChangeEntry[][] {
+  const groups: ChangeEntry[][] = []
+  for (const change of changes) {
+    const group = groups[groups.length - 1]
+    const last = group?.[group.length - 1]
+    const joins = group && last && !change.isRevert && !last.isRevert && last.author.clientID === change.author.clientID && change.author.clientID !== 0
+    if (joins && change.time - last.time <= GROUP_MS) group.push(change)
+    else groups.push([change])
+  }
+  return groups
+}
+
+/** "Ada inserted 5 characters and deleted 2 · 12:03:04" for a group of one author's changes. */
+export function describeChanges(group: readonly ChangeEntry[]): string {
+  const first = group[0]!
+  let inserted = 0
+  let deleted = 0
+  for (const change of group) {
+    for (const range of change.insertedIds) inserted += range.length
+    for (const range of change.deletedIds) deleted += range.length
+  }
   const parts: string[] = []
   if (inserted > 0) parts.push(`inserted ${plural(inserted, 'character')}`)
   if (deleted > 0) parts.push(`deleted ${plural(deleted, 'character')}`)
-  const who = change.author.clientID === 0 ? 'Someone' : authorName(change.author)
-  return `${who}${change.author.attested ? ' (verified)' : ''} ${parts.join(' and ') || 'changed nothing'} · ${formatTime(change.time)}`
+  const who = first.author.clientID === 0 ? 'Someone' : authorName(first.author)
+  const what = first.isRevert ? `reverted a change (${parts.join(' and ') || 'nothing left'})` : parts.join(' and ') || 'changed nothing'
+  return `${who}${first.author.attested ? ' (verified)' : ''} ${what} · ${formatTime(group[group.length - 1]!.time)}`
 }
 
 function plural(n: number, word: string): string {
