@@ -8,7 +8,8 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { createServer } from 'node:net'
+import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import * as Y from 'yjs'
 import * as decoding from 'lib0/decoding'
@@ -54,6 +55,34 @@ export function startCotext(dataDir: string, env: Record<string, string> = {}): 
     { ...process.env, AUTH_SECRET: undefined, LOG_LEVEL: 'info', ...env },
     (line) => (line.includes('"msg":"listening"') ? (JSON.parse(line) as { port: number }).port : null),
   )
+}
+
+/** A port nobody listens on now (the stock server takes its port from the environment). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolvePort(port))
+    })
+  })
+}
+
+/** The stock server of @y/websocket-server 0.1.1, in memory as it runs by default, on a free port. */
+export async function startStock(): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort()
+  return spawnServer(
+    [join(ROOT, 'node_modules/@y/websocket-server/src/server.js')],
+    { ...process.env, HOST: '127.0.0.1', PORT: String(port), YPERSISTENCE: undefined, CALLBACK_URL: undefined },
+    (line) => (line.startsWith('running at') ? port : null),
+  )
+}
+
+/** Resident memory of a process, in MB. */
+export function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return match === null ? 0 : Number(match[1]) / 1024
 }
 
 /** SIGTERM, then SIGKILL if the server has not exited within 5 s. */
@@ -147,13 +176,13 @@ export abstract class SyncClient {
 }
 
 /**
- * The sender (client index) and clock of an update holding one client's struct run, as each of
- * these clients sends: [client count, struct count, client, clock, ...]; null for any other.
+ * The runs of structs an update holds, as (sender client index, first clock, length): one for an
+ * update a client sent, several for a batch the server merged from several clients' updates.
  */
-export function singleSender(update: Uint8Array): { sender: number; clock: number } | null {
-  const decoder = decoding.createDecoder(update)
-  if (decoding.readVarUint(decoder) !== 1) return null
-  decoding.readVarUint(decoder)
-  const sender = decoding.readVarUint(decoder) - 1
-  return { sender, clock: decoding.readVarUint(decoder) }
+export function updateRuns(update: Uint8Array): Array<{ sender: number; clock: number; length: number }> {
+  // parseUpdateMeta reads only the structs' IDs and lengths: the clients must not measure themselves.
+  const { from, to } = Y.parseUpdateMeta(update)
+  const runs: Array<{ sender: number; clock: number; length: number }> = []
+  for (const [client, clock] of from) runs.push({ sender: client - 1, clock, length: to.get(client)! - clock })
+  return runs
 }

@@ -4,7 +4,7 @@
  * room. With 500 updates always in flight the server never waits for the clients, so what it
  * delivers per second is its capacity (or the benchmark process's, which is reported too).
  */
-import { CLOCK_TICKS, SyncClient, cpuTicks, singleSender, sleep } from './server-clients.ts'
+import { CLOCK_TICKS, SyncClient, cpuTicks, sleep, updateRuns } from './server-clients.ts'
 
 const ROOMS = 50
 const PER_ROOM = 10
@@ -37,12 +37,14 @@ class SaturationClient extends SyncClient {
   }
 
   protected onUpdate(update: Uint8Array): void {
-    const from = singleSender(update)
-    if (from === null || from.sender === this.index || from.sender < 0 || from.sender >= CLIENTS) return
-    this.load.delivered += 1
-    // The next client of the sender's room acknowledges it.
-    const room = Math.floor(from.sender / PER_ROOM)
-    if (this.index === room * PER_ROOM + ((from.sender + 1) % PER_ROOM)) this.load.clients[from.sender]!.acknowledged()
+    // A batch a server merged holds several senders' updates (one character each).
+    for (const from of updateRuns(update)) {
+      if (from.sender === this.index || from.sender < 0 || from.sender >= CLIENTS) continue
+      this.load.delivered += from.length
+      // The next client of the sender's room acknowledges it.
+      const room = Math.floor(from.sender / PER_ROOM)
+      if (this.index === room * PER_ROOM + ((from.sender + 1) % PER_ROOM)) this.load.clients[from.sender]!.acknowledged()
+    }
   }
 }
 

@@ -25,14 +25,12 @@
  * carries its client id and clock, and a receiver can look up when that update was sent.
  * Everything runs on 127.0.0.1; the servers are stopped at the end (killed if this process dies).
  */
-import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { median } from './measure.ts'
 import { runSaturation } from './server-saturation.ts'
-import { CLOCK_TICKS, ROOT, SyncClient, cpuTicks, singleSender, sleep, spawnServer, startCotext, stopServer, typeSteadily } from './server-clients.ts'
+import { CLOCK_TICKS, SyncClient, cpuTicks, rssMb, sleep, startCotext, startStock, stopServer, typeSteadily, updateRuns } from './server-clients.ts'
 
 const CLIENTS = 50
 const UPDATES_PER_SECOND = 10
@@ -42,22 +40,6 @@ const WARMUP_SECONDS = Math.min(2, Math.max(0.5, SECONDS / 5))
 const DRAIN_TIMEOUT_MS = 5000
 
 if (!Number.isFinite(SECONDS) || SECONDS <= 0) throw new Error(`BENCH_SECONDS must be a positive number, got ${process.env.BENCH_SECONDS}`)
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolvePort(port))
-    })
-  })
-}
-
-function rssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return match === null ? 0 : Number(match[1]) / 1024
-}
 
 /** One of the 50 typists: its update's clock is its text's length before the insertion. */
 class BenchClient extends SyncClient {
@@ -74,9 +56,11 @@ class BenchClient extends SyncClient {
   }
 
   protected onUpdate(update: Uint8Array): void {
-    const from = singleSender(update)
-    // The stock server echoes to the sender.
-    if (from !== null && from.sender !== this.index && from.sender >= 0 && from.sender < CLIENTS) this.load.record(from.sender, from.clock)
+    // The stock server echoes to the sender; Cotext's batches merge several senders' updates.
+    for (const from of updateRuns(update)) {
+      if (from.sender === this.index || from.sender < 0 || from.sender >= CLIENTS) continue
+      for (let clock = from.clock; clock < from.clock + from.length; clock++) this.load.record(from.sender, clock)
+    }
   }
 }
 
@@ -180,15 +164,6 @@ interface Result {
   rssPeakMb: number
   rssIdleMb: number
   deliveredFraction: number
-}
-
-async function startStock(): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort()
-  return spawnServer(
-    [join(ROOT, 'node_modules/@y/websocket-server/src/server.js')],
-    { ...process.env, HOST: '127.0.0.1', PORT: String(port), YPERSISTENCE: undefined, CALLBACK_URL: undefined },
-    (line) => (line.startsWith('running at') ? port : null),
-  )
 }
 
 /** The cotext server's histogram of how long updates waited for their write: bucket bounds at p50 and p99. */

@@ -11,7 +11,9 @@ import { isValidRoomName, MAX_ROOM_NAME_LENGTH } from './room-name.ts'
  *   exp   expiry, required: a token that never expires is refused, and a connection is closed
  *         with 4401 when its token expires
  *   sub   optional user subject: the awareness client ids a subject uses first in a room stay
- *         its own (see awareness-guard.ts)
+ *         its own (see awareness-guard.ts), and so do the Yjs client ids it writes with first
+ *         (attestation.ts)
+ *   name  optional display name of the subject, shown as the author of its text
  */
 
 export type AccessMode = 'rw' | 'ro'
@@ -21,11 +23,13 @@ export interface TokenClaims {
   mode: AccessMode
   /** The user the token was issued to; absent in tokens issued without `--user`. */
   sub?: string
+  /** The subject's display name; absent: the subject is its name. */
+  name?: string
 }
 
 export type AccessDecision =
   /** `subject` null: no subject (or no AUTH_SECRET); `expiresAt` ms since the epoch, null: never. */
-  | { ok: true; mode: AccessMode; subject: string | null; expiresAt: number | null }
+  | { ok: true; mode: AccessMode; subject: string | null; expiresAt: number | null; name: string | null }
   | { ok: false; code: typeof CloseCode.unauthorized | typeof CloseCode.forbidden; reason: string }
 
 const ALGORITHM = 'HS256'
@@ -64,7 +68,7 @@ export class AccessControl {
   }
 
   async authorize(token: string | null, room: string): Promise<AccessDecision> {
-    if (this.key === null) return { ok: true, mode: 'rw', subject: null, expiresAt: null }
+    if (this.key === null) return { ok: true, mode: 'rw', subject: null, expiresAt: null, name: null }
     if (token === null || token === '') return { ok: false, code: CloseCode.unauthorized, reason: 'missing token' }
     let payload: Record<string, unknown>
     try {
@@ -76,17 +80,18 @@ export class AccessControl {
     const claims = readClaims(payload)
     if (claims === null) return { ok: false, code: CloseCode.unauthorized, reason: 'invalid token claims' }
     if (!roomClaimMatches(claims.room, room)) return { ok: false, code: CloseCode.forbidden, reason: 'token is for another room' }
-    return { ok: true, mode: claims.mode, subject: claims.sub ?? null, expiresAt: (payload.exp as number) * 1000 }
+    return { ok: true, mode: claims.mode, subject: claims.sub ?? null, expiresAt: (payload.exp as number) * 1000, name: claims.sub === undefined ? null : (claims.name ?? null) }
   }
 }
 
 function readClaims(payload: Record<string, unknown>): TokenClaims | null {
-  const { room, mode, sub } = payload
+  const { room, mode, sub, name } = payload
   if (typeof room !== 'string' || !isValidRoomClaim(room)) return null
   if (mode !== 'rw' && mode !== 'ro') return null
+  if (name !== undefined && (typeof name !== 'string' || !isValidSubject(name))) return null
   if (sub === undefined) return { room, mode }
   if (typeof sub !== 'string' || !isValidSubject(sub)) return null
-  return { room, mode, sub }
+  return name === undefined ? { room, mode, sub } : { room, mode, sub, name }
 }
 
 export interface TokenRequest extends TokenClaims {
@@ -120,8 +125,9 @@ export async function signToken(secret: string, request: TokenRequest): Promise<
   if (request.mode !== 'rw' && request.mode !== 'ro') throw new TypeError(`mode: must be rw or ro, got ${JSON.stringify(request.mode)}`)
   if (!Number.isSafeInteger(request.ttlSeconds) || request.ttlSeconds <= 0) throw new TypeError(`ttlSeconds: must be a positive integer, got ${request.ttlSeconds}`)
   if (request.sub !== undefined && !isValidSubject(request.sub)) throw new TypeError(`sub: must be 1-${MAX_SUBJECT_LENGTH} characters, got ${JSON.stringify(request.sub)}`)
+  if (request.name !== undefined && !isValidSubject(request.name)) throw new TypeError(`name: must be 1-${MAX_SUBJECT_LENGTH} characters, got ${JSON.stringify(request.name)}`)
   const now = request.now ?? Math.floor(Date.now() / 1000)
-  const jwt = new SignJWT({ room: request.room, mode: request.mode })
+  const jwt = new SignJWT(request.name === undefined ? { room: request.room, mode: request.mode } : { room: request.room, mode: request.mode, name: request.name })
   if (request.sub !== undefined) jwt.setSubject(request.sub)
   return jwt
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })

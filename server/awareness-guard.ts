@@ -3,7 +3,7 @@ import * as Y from 'yjs'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import { Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
-import { ProtocolError, decodeAwarenessEntries, encodeAwarenessEntries, encodeAwarenessMessage } from './protocol.ts'
+import { decodeAwarenessEntries, encodeAwarenessEntries, encodeAwarenessMessage } from './protocol.ts'
 import type { AwarenessEntry } from './protocol.ts'
 
 /**
@@ -24,9 +24,9 @@ import type { AwarenessEntry } from './protocol.ts'
  * stock client's awareness id is its document's client id) takes X back from an owner that
  * never wrote as X, at once, without waiting for its next awareness message. Otherwise a
  * read-only connection could publish under a writer's id while the writer was briefly away and
- * keep it when the writer came back. The impostor's state is removed, and the state the writer
- * last tried to publish under X is published for it (the stock client overwrites its own local
- * state with whatever it is sent under its id, so this also puts the writer's state back).
+ * keep it when the writer came back. The impostor's state is replaced by the first state the
+ * writer tried to publish under X (or removed, if it tried none); the stock client overwrites its
+ * own local state with whatever it is sent under its id, so this also puts the writer's back.
  */
 
 type Owner = string | Connection
@@ -125,8 +125,8 @@ const reclaiming = new WeakSet<Y.Doc>()
 /**
  * Watches `room`'s document (once per room): each transaction a connection makes records the
  * Yjs clients it wrote as, and gives that connection back an awareness id of one of them that
- * an owner who never wrote as it holds: the holder's state is removed and the state the writer
- * last tried to publish under the id is published in its place.
+ * an owner who never wrote as it holds: the state the writer first tried to publish under the id
+ * replaces the holder's (or the holder's is removed).
  */
 export function reclaimOnWrite(room: AwarenessRoom, owners: AwarenessOwners, logger: Logger): void {
   if (reclaiming.has(room.doc)) return
@@ -134,29 +134,42 @@ export function reclaimOnWrite(room: AwarenessRoom, owners: AwarenessOwners, log
   room.doc.on('afterTransaction', (transaction: Y.Transaction) => {
     const writer = transaction.origin
     if (!(writer instanceof Connection)) return
-    for (const [clientId, clock] of transaction.afterState) {
-      if (clock <= (transaction.beforeState.get(clientId) ?? 0)) continue
-      owners.recordWrite(writer, clientId)
-      if (writer.awarenessClientId !== null || !writer.isOpen) continue
-      const holders = [...room.getConnections()].filter((other) => other !== writer && other.awarenessClientId === clientId)
-      if (holders.length === 0 || !owners.mayClaim(writer, clientId, room.getConnections())) continue
-      owners.claim(writer, clientId, room.getConnections())
-      logger.warn({ conn: writer.id, clientId, from: holders.map((holder) => holder.id) }, 'awareness id taken back by the connection that writes as it, from one that never did')
-      awarenessProtocol.removeAwarenessStates(room.awareness, [clientId], 'reclaimed')
-      const wanted = owners.refusedState(writer, clientId)
-      if (wanted !== null && wanted.state !== 'null') {
-        const clock = (room.awareness.meta.get(clientId)?.clock ?? 0) + 1
-        // Origin null, not the writer: the writer's own client must get it too (see above).
-        awarenessProtocol.applyAwarenessUpdate(room.awareness, encodeAwarenessEntries([{ ...wanted, clock }]), null)
-      }
+    try {
+      reclaim(room, owners, logger, writer, transaction)
+    } catch (error) {
+      // A fault here must not count as the writer's: the room would close it as malformed.
+      logger.error({ err: error, conn: writer.id }, 'taking back an awareness id failed')
     }
   })
+}
+
+/** One transaction of `writer`'s: see reclaimOnWrite. */
+function reclaim(room: AwarenessRoom, owners: AwarenessOwners, logger: Logger, writer: Connection, transaction: Y.Transaction): void {
+  for (const [clientId, clock] of transaction.afterState) {
+    if (clock <= (transaction.beforeState.get(clientId) ?? 0)) continue
+    owners.recordWrite(writer, clientId)
+    if (writer.awarenessClientId !== null || !writer.isOpen) continue
+    const holders = [...room.getConnections()].filter((other) => other !== writer && other.awarenessClientId === clientId)
+    if (holders.length === 0 || !owners.mayClaim(writer, clientId, room.getConnections())) continue
+    owners.claim(writer, clientId, room.getConnections())
+    logger.warn({ conn: writer.id, clientId, from: holders.map((holder) => holder.id) }, 'awareness id taken back by the connection that writes as it, from one that never did')
+    const wanted = owners.refusedState(writer, clientId)
+    if (wanted === null || wanted.state === 'null') {
+      awarenessProtocol.removeAwarenessStates(room.awareness, [clientId], 'reclaimed')
+      continue
+    }
+    // Replaces the holder's state outright, one clock past it (a removal first would make the
+    // writer's client re-send the state it was sent under its id, the holder's, at the clock
+    // this needs). Origin null, not the writer: the writer's own client must get it too.
+    const nextClock = (room.awareness.meta.get(clientId)?.clock ?? 0) + 1
+    awarenessProtocol.applyAwarenessUpdate(room.awareness, encodeAwarenessEntries([{ ...wanted, clock: nextClock }]), null)
+  }
 }
 
 /**
  * The frame to hand to the room for an awareness `frame` (whose payload is `update`) from
  * `connection`: the frame itself when every entry may pass, one with only those that may, or
- * null when none may. A malformed frame is passed on unchanged, for the room to refuse.
+ * null when none may. Throws ProtocolError for a malformed update.
  */
 export function guardAwareness(
   frame: Uint8Array,
@@ -166,13 +179,7 @@ export function guardAwareness(
   roomConnections: Iterable<Connection>,
   options: AwarenessGuardOptions,
 ): Uint8Array | null {
-  let entries: AwarenessEntry[]
-  try {
-    entries = decodeAwarenessEntries(update)
-  } catch (error) {
-    if (error instanceof ProtocolError) return frame
-    throw error
-  }
+  const entries = decodeAwarenessEntries(update)
   const small = entries.filter((entry) => Buffer.byteLength(entry.state, 'utf8') <= options.maxStateBytes)
   if (small.length < entries.length) {
     options.metrics.dropped.awareness_too_large += entries.length - small.length

@@ -19,7 +19,8 @@
  * | 4413 | the connection's updates left more than MAX_PENDING_BYTES or               |
  * |      | MAX_PENDING_ITEMS waiting in the room for dependencies that never came    |
  * |      | ('too many unresolved updates'), or one update held more structs and      |
- * |      | deleted ranges than MAX_UPDATE_ITEMS ('update too large')                 |
+ * |      | deleted ranges than MAX_UPDATE_ITEMS ('update too large'), or what its    |
+ * |      | address sent took more than MAX_APPLY_MS to apply ('updates too costly')  |
  * | 4429 | MAX_CONNECTIONS_PER_ROOM or MAX_CONNECTIONS_PER_ADDRESS reached            |
  *
  * A refused connection (4400 for the room name, 4401, 4403, 4429) is closed before the server

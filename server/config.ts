@@ -46,12 +46,30 @@ export interface Config {
   maxUpdateItems: number
   /** Structs plus deleted ranges a room may hold waiting for dependencies that never came. */
   maxPendingItems: number
+  /** Milliseconds of applying one client address's frames may take at once (it earns back 100 each second). */
+  maxApplyMs: number
   /** Whether `.map` files under the web folder are served. */
   serveSourceMaps: boolean
+  /** The longest a relay waits to be batched with others in a busy room (ms; 0: every relay at once). */
+  fanoutWindowMs: number
   /** Cluster mode: rooms on this Redis's streams (requires databaseUrl). */
   redisUrl: string | null
   /** Rooms stored in this PostgreSQL instead of LevelDB. */
   databaseUrl: string | null
+  /** Every write is on disk (fdatasync, a synchronous PostgreSQL commit) before anything it holds is relayed or answered. */
+  fsync: boolean
+  /** Attested authorship, the change log, versions and the REST API's history routes (docs/authorship-server.md). */
+  history: boolean
+  /** A version is taken after this long without edits… */
+  versionIdleMs: number
+  /** …and at least this often while edits go on. */
+  versionEveryMs: number
+  /** Automatic versions older than this many days are dropped; 0 keeps them. */
+  versionRetentionDays: number
+  /** A revert whose window holds more changed ranges is refused with 413. */
+  maxRevertRanges: number
+  /** Deleted text stays revertable this many days; older deletions lose their content when the room loads. */
+  revertWindowDays: number
 }
 
 export type ParseResult = { help: true } | { help: false; config: Config }
@@ -164,9 +182,18 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'maxConnectionUnfinishedBytes', flag: 'max-connection-unfinished-bytes', env: 'MAX_CONNECTION_UNFINISHED_BYTES', fallback: String(16 * 1024 * 1024), help: 'bytes one connection may hold in an unfinished WebSocket message; past it it is closed with 1009', parse: integer(1024, 2 ** 31 - 1) },
   { key: 'maxUpdateItems', flag: 'max-update-items', env: 'MAX_UPDATE_ITEMS', fallback: '10000', help: 'structs plus deleted ranges in one update, counted before it is applied; a larger one is refused and its sender closed with 4413', parse: integer(100, 100_000_000) },
   { key: 'maxPendingItems', flag: 'max-pending-items', env: 'MAX_PENDING_ITEMS', fallback: '2000', help: 'structs plus deleted ranges a room holds waiting for missing dependencies; past it the sender is closed with 4413', parse: integer(10, 100_000_000) },
+  { key: 'fanoutWindowMs', flag: 'fanout-window-ms', env: 'FANOUT_WINDOW_MS', fallback: '20', help: 'in a busy room, relays (updates, cursor moves) that follow one another within this many ms go to each client as one frame; the window grows with the room up to this, a calm room waits for nothing; 0 = every relay at once', parse: integer(0, 1000) },
+  { key: 'maxApplyMs', flag: 'max-apply-ms', env: 'MAX_APPLY_MS', fallback: '2000', help: 'ms of applying one client address\'s messages may take at once (100 ms earned back each second); past it the sender is closed with 4413', parse: integer(1, 3_600_000) },
   { key: 'serveSourceMaps', flag: 'serve-source-maps', env: 'SERVE_SOURCE_MAPS', fallback: 'false', help: 'serve the web page\'s .map files (true | false)', parse: boolean },
   { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', fallback: null, help: 'cluster mode: redis://host:port whose streams carry every room between server processes (needs DATABASE_URL)', parse: text },
   { key: 'databaseUrl', flag: 'database-url', env: 'DATABASE_URL', fallback: null, help: 'postgres://… where rooms are stored instead of LevelDB (required in cluster mode)', parse: text },
+  { key: 'fsync', flag: 'fsync', env: 'FSYNC', fallback: 'false', help: 'true: every write is on disk before it is relayed (survives a machine crash, not only a process kill; cluster mode also needs Redis appendfsync always)', parse: boolean },
+  { key: 'history', flag: 'history', env: 'HISTORY', fallback: 'on', help: 'attested authorship, change log, versions and the /api history routes (on | off)', parse: boolean },
+  { key: 'versionIdleMs', flag: 'version-idle-ms', env: 'VERSION_IDLE_MS', fallback: '120000', help: 'keep a version of a room after this long without edits', parse: integer(100, 86_400_000) },
+  { key: 'versionEveryMs', flag: 'version-every-ms', env: 'VERSION_EVERY_MS', fallback: '600000', help: 'and at least this often while edits go on', parse: integer(100, 86_400_000) },
+  { key: 'versionRetentionDays', flag: 'version-retention-days', env: 'VERSION_RETENTION_DAYS', fallback: '30', help: 'drop automatic versions older than this (0 keeps them; named ones stay)', parse: integer(0, 100_000) },
+  { key: 'maxRevertRanges', flag: 'max-revert-ranges', env: 'MAX_REVERT_RANGES', fallback: '100000', help: 'a revert over more changed ranges is refused with 413', parse: integer(1, 100_000_000) },
+  { key: 'revertWindowDays', flag: 'revert-window-days', env: 'REVERT_WINDOW_DAYS', fallback: '7', help: 'deleted text stays revertable this long; older deleted text is dropped when its room loads', parse: integer(0, 100_000) },
 ]
 
 /**

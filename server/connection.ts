@@ -20,6 +20,8 @@ export interface ConnectionOptions {
   mode: AccessMode
   /** The token's `sub`, or null (no subject, or no AUTH_SECRET). */
   subject: string | null
+  /** The token's `name` (the subject's display name), or null. */
+  name?: string | null
   /** When the token expires, in ms since the epoch; null: never. */
   expiresAt: number | null
   /** Unsent bytes past which the socket is cut: the client is not reading what it is sent. */
@@ -37,6 +39,7 @@ export class Connection {
   alive = true
   readonly mode: AccessMode
   readonly subject: string | null
+  readonly name: string | null
   readonly expiresAt: number | null
   readonly syncRequests = new RateLimit(SYNC_REQUEST_BURST, SYNC_REQUEST_INTERVAL_MS)
   readonly awarenessQueries = new RateLimit(AWARENESS_QUERY_BURST, AWARENESS_QUERY_INTERVAL_MS)
@@ -59,6 +62,7 @@ export class Connection {
   ) {
     this.mode = options.mode
     this.subject = options.subject
+    this.name = options.name ?? null
     this.expiresAt = options.expiresAt
     this.maxBufferedBytes = options.maxBufferedBytes
   }

@@ -5,7 +5,9 @@ import { CloseCode } from './close-codes.ts'
 import type { Connection } from './connection.ts'
 import type { RefusalLog } from './log-once.ts'
 import type { Metrics } from './metrics.ts'
-import { ProtocolError, decodeClientMessage, peekMessageType } from './protocol.ts'
+import * as Y from 'yjs'
+import { ProtocolError, decodeClientMessage } from './protocol.ts'
+import type { ClientMessage } from './protocol.ts'
 import type { Room } from './room.ts'
 import { measureUpdate } from './update-budget.ts'
 
@@ -70,7 +72,17 @@ export function admitFrame(connection: Connection, room: Room, frame: Uint8Array
     closeExpired(connection, context)
     return null
   }
-  switch (peekMessageType(frame)) {
+  // Views into `frame`, nothing copied; a frame that is not a message is refused here, so that
+  // its log line is within the budget (the room refuses only what Yjs fails on past these checks).
+  let message: ClientMessage
+  try {
+    message = decodeClientMessage(frame)
+    if (message.type === 'sync-step-1') Y.decodeStateVector(message.stateVector)
+  } catch (error) {
+    refuseMalformed(connection, room, error instanceof ProtocolError ? error.message : `a state vector Yjs cannot read (${(error as Error).message})`, context)
+    return null
+  }
+  switch (message.type) {
     case 'sync-step-1':
       if (connection.syncRequests.take()) return frame
       metrics.dropped.rate_limited += 1
@@ -84,40 +96,26 @@ export function admitFrame(connection: Connection, room: Room, frame: Uint8Array
     case 'sync-step-2':
     case 'update':
       // A read-only connection's writes are dropped by the room, unread.
-      return connection.mode === 'rw' ? admitUpdate(connection, room, frame, context) : frame
+      return connection.mode === 'rw' ? admitUpdate(connection, room, frame, message.update, context) : frame
     case 'awareness': {
-      let update: Uint8Array
+      let admitted: Uint8Array | null
       try {
-        const message = decodeClientMessage(frame)
-        if (message.type !== 'awareness') return frame
-        update = message.update
+        admitted = guardAwareness(frame, message.update, connection, awarenessOwnersOf(room), room.getConnections(), {
+          maxStateBytes: context.maxAwarenessBytes,
+          metrics,
+          logger,
+        })
       } catch (error) {
-        if (error instanceof ProtocolError) return frame
-        throw error
+        if (!(error instanceof ProtocolError)) throw error
+        refuseMalformed(connection, room, error.message, context)
+        return null
       }
-      const admitted = guardAwareness(frame, update, connection, awarenessOwnersOf(room), room.getConnections(), {
-        maxStateBytes: context.maxAwarenessBytes,
-        metrics,
-        logger,
-      })
       return admitted === null ? null : throttleOf(connection, room, context).offer(admitted)
     }
-    default:
-      return frame
   }
 }
 
-function admitUpdate(connection: Connection, room: Room, frame: Uint8Array, context: FrameGuardContext): Uint8Array | null {
-  let update: Uint8Array
-  try {
-    const message = decodeClientMessage(frame)
-    if (message.type !== 'update' && message.type !== 'sync-step-2') return frame
-    update = message.update
-  } catch (error) {
-    if (!(error instanceof ProtocolError)) throw error
-    refuseMalformed(connection, room, error.message, context)
-    return null
-  }
+function admitUpdate(connection: Connection, room: Room, frame: Uint8Array, update: Uint8Array, context: FrameGuardContext): Uint8Array | null {
   const size = measureUpdate(update, context.maxUpdateItems)
   if (size === null) {
     refuseMalformed(connection, room, 'an update Yjs cannot read', context)

@@ -17,6 +17,8 @@ export interface HttpContext {
   /** Whether a request naming this Host is answered (host-check.ts; always, with AUTH_SECRET). */
   hostAllowed: (host: string | undefined) => boolean
   refusals: RefusalLog
+  /** The REST API (rest.ts), for paths under /api/. */
+  api?: (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<void>
 }
 
 /** A Host header that can be written into a policy as it is: a name or address and a port. */
@@ -70,6 +72,7 @@ export function createRequestHandler(context: HttpContext): (request: IncomingMe
 }
 
 async function handle(context: HttpContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (context.api !== undefined && request.url?.startsWith('/api/')) return context.api(request, response, new URL(request.url, 'http://localhost'))
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' })
     response.end('method not allowed\n')

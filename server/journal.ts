@@ -1,4 +1,4 @@
-import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { closeSync, constants, fdatasync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { crc32 } from 'node:zlib'
 import * as decoding from 'lib0/decoding'
@@ -63,7 +63,10 @@ export function decodeJournal(bytes: Uint8Array): AppendEntry[] {
  * write goes through libuv's thread pool and back, which on a busy machine costs two trips
  * through the scheduler per write; relays wait for appends, so the journal keeps that off
  * their path. Like LevelDB's own log, the journal is in the page cache: it survives the process
- * being killed, not the machine losing power.
+ * being killed, not the machine losing power. With `fsync`, an append resolves only once its
+ * record is on disk (fdatasync, in the thread pool: the event loop goes on meanwhile, and the
+ * appends that queue up behind it go together in the next record), and the inner store is
+ * opened with sync writes, so that a file is emptied only once its records are on disk there.
  *
  * Two journal files take turns, so one can be emptied while the other is written. A file is
  * truncated as soon as every record in it is in the inner store. Opening (and reopening after
@@ -82,23 +85,36 @@ export class JournaledStore implements Store {
   private constructor(
     readonly inner: Store,
     dir: string,
+    private readonly fsync: boolean,
   ) {
     this.files = [0, 1].map((index) => {
       const path = join(dir, `cotext-journal-${index}`)
       // Not O_APPEND: every write goes to an explicit offset, the end of the last whole record.
       return { path, fd: openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644), size: 0, unflushed: 0 }
     }) as [JournalFile, JournalFile]
+    if (fsync) {
+      // The files' directory entries too, once: fdatasync covers a file's data, not its name.
+      const dirFd = openSync(dir, constants.O_RDONLY)
+      try {
+        fsyncSync(dirFd)
+      } finally {
+        closeSync(dirFd)
+      }
+    }
   }
 
-  /** Wraps `inner` with the journal files in `dir`, replaying whatever they hold into it. */
-  static async open(inner: Store, dir: string): Promise<JournaledStore> {
-    const store = new JournaledStore(inner, dir)
+  /**
+   * Wraps `inner` with the journal files in `dir`, replaying whatever they hold into it.
+   * `fsync`: appends resolve once on disk (`inner` must then write synchronously too).
+   */
+  static async open(inner: Store, dir: string, options: { fsync?: boolean } = {}): Promise<JournaledStore> {
+    const store = new JournaledStore(inner, dir, options.fsync === true)
     await store.replay()
     return store
   }
 
-  append(entries: readonly AppendEntry[]): Promise<void> {
-    if (this.failure !== null) return Promise.reject(this.failure)
+  async append(entries: readonly AppendEntry[]): Promise<void> {
+    if (this.failure !== null) throw this.failure
     const file = this.files[this.active]!
     const record = encodeRecord(entries)
     try {
@@ -110,15 +126,23 @@ export class JournaledStore implements Store {
       } catch {
         // Reopening replays up to the torn record and empties the file.
       }
-      return Promise.reject(new StorageError(`writing the journal ${file.path} failed: ${(error as Error).message}`))
+      throw new StorageError(`writing the journal ${file.path} failed: ${(error as Error).message}`)
     }
     file.size += record.length
+    // Counted at once: a file with records not yet moved is never emptied under them.
     file.unflushed += 1
+    if (this.fsync) {
+      try {
+        await new Promise<void>((resolve, reject) => fdatasync(file.fd, (error) => (error === null ? resolve() : reject(error))))
+      } catch (error) {
+        // The record stays in the file (replayed on reopen, harmlessly if it was whole).
+        throw new StorageError(`syncing the journal ${file.path} failed: ${(error as Error).message}`)
+      }
+    }
     this.queue.push({ entries, file })
     this.moving ??= this.move()
     const other = this.files[1 - this.active]!
     if (file.size > ROTATE_BYTES && other.unflushed === 0) this.active = 1 - this.active
-    return Promise.resolve()
   }
 
   async load(room: string): Promise<StoredUpdate[]> {

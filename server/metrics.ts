@@ -5,7 +5,7 @@
 
 export type RefusalReason = 'unauthorized' | 'forbidden' | 'invalid_room' | 'shutting_down' | 'origin' | 'too_many_connections' | 'host'
 export type DropReason = 'read_only' | 'foreign_awareness' | 'awareness_too_large' | 'rate_limited' | 'token_expired' | 'awareness_coalesced'
-export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed' | 'slow_reader' | 'pending_limit' | 'token_expired' | 'storage_unavailable' | 'unfinished_connection' | 'unfinished_process' | 'update_too_large'
+export type CloseReason = 'malformed' | 'too_large' | 'dead' | 'load_failed' | 'slow_reader' | 'pending_limit' | 'token_expired' | 'storage_unavailable' | 'unfinished_connection' | 'unfinished_process' | 'update_too_large' | 'apply_budget'
 
 export interface Gauges {
   rooms: number
@@ -35,6 +35,11 @@ export class Metrics {
   /** Stored updates that failed to apply at load and were set aside. */
   badStoredUpdates = 0
   compactions = 0
+  /** Batches of document updates relayed (fanout.ts), and the updates they held. */
+  relayBatches = 0
+  relayBatchedUpdates = 0
+  /** Batches of awareness entries relayed. */
+  presenceBatches = 0
   roomsLoaded = 0
   roomsUnloaded = 0
   connectionsAccepted = 0
@@ -45,7 +50,7 @@ export class Metrics {
   httpRefusedHost = 0
   readonly refused: Record<RefusalReason, number> = { unauthorized: 0, forbidden: 0, invalid_room: 0, shutting_down: 0, origin: 0, too_many_connections: 0, host: 0 }
   readonly dropped: Record<DropReason, number> = { read_only: 0, foreign_awareness: 0, awareness_too_large: 0, rate_limited: 0, token_expired: 0, awareness_coalesced: 0 }
-  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0, slow_reader: 0, pending_limit: 0, token_expired: 0, storage_unavailable: 0, unfinished_connection: 0, unfinished_process: 0, update_too_large: 0 }
+  readonly closedByServer: Record<CloseReason, number> = { malformed: 0, too_large: 0, dead: 0, load_failed: 0, slow_reader: 0, pending_limit: 0, token_expired: 0, storage_unavailable: 0, unfinished_connection: 0, unfinished_process: 0, update_too_large: 0, apply_budget: 0 }
 
   /** More samples in the same format, appended as they are (cluster mode's). */
   readonly sections: Array<() => string> = []
@@ -97,6 +102,9 @@ export class Metrics {
       ['_sum', this.commitWaitSumMs / 1000],
       ['_count', cumulative],
     ])
+    metric('cotext_relay_batches_total', 'counter', 'Batches of document updates relayed to a room (each one frame per client).', [['', this.relayBatches]])
+    metric('cotext_relay_batched_updates_total', 'counter', 'Document updates relayed in those batches.', [['', this.relayBatchedUpdates]])
+    metric('cotext_presence_batches_total', 'counter', 'Batches of awareness states relayed to a room (each one frame per client).', [['', this.presenceBatches]])
     metric('cotext_compactions_total', 'counter', 'Rooms whose stored updates were merged into one.', [['', this.compactions]])
     metric('cotext_rooms_loaded_total', 'counter', 'Rooms loaded from storage.', [['', this.roomsLoaded]])
     metric('cotext_rooms_unloaded_total', 'counter', 'Rooms stored and dropped from memory after their last client left.', [['', this.roomsUnloaded]])

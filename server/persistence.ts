@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import * as Y from 'yjs'
 import * as encoding from 'lib0/encoding'
 import { LeveldbPersistence } from 'y-leveldb'
+import type { KeyRange, RecordKind, RecordStore, StoredRecord } from './records.ts'
 
 /** One stored update of a room and its position in the room's log. */
 export interface StoredUpdate {
@@ -63,7 +64,7 @@ interface Level {
   status: string
   open(): Promise<void>
   close(): Promise<void>
-  batch(operations: BatchOperation[]): Promise<void>
+  batch(operations: BatchOperation[], options?: { sync?: boolean }): Promise<void>
   iterator(options: { gte: Key; lt: Key; reverse?: boolean; limit?: number; keys?: boolean; values?: boolean }): LevelIterator
 }
 
@@ -75,6 +76,8 @@ const stateVectorKey = (room: string): Key => ['v1_sv', room]
 /** Updates set aside because they fail to apply: outside every range y-leveldb reads. */
 const asideKey = (room: string, seq: number): Key => ['cotext_aside', room, seq]
 const asideReasonKey = (room: string, seq: number): Key => ['cotext_aside_reason', room, seq]
+/** A room's records (records.ts): outside every range y-leveldb reads. */
+const recordKey = (room: string, kind: RecordKind, key: string | number): Key => ['cotext_records', room, kind, key]
 
 function errorText(error: unknown): string {
   const cause = (error as { cause?: Error }).cause
@@ -86,8 +89,8 @@ function errorText(error: unknown): string {
  * directory written by earlier versions (or by y-leveldb itself) loads as it is. y-leveldb's own
  * operations swallow errors and resolve null and cannot write several rooms in one batch, so this
  * store opens the database through y-leveldb (for its key encoding) and then talks to LevelDB
- * directly. Writes are not fsynced: a stored update survives the process being killed at any
- * moment (it is in the operating system's page cache), not the machine losing power.
+ * directly. Without `fsync` writes are not synced: a stored update survives the process being
+ * killed at any moment (it is in the operating system's page cache), not the machine losing power.
  */
 export class LevelStore implements Store {
   /** The next free clock of every room this process has read or written. */
@@ -96,10 +99,14 @@ export class LevelStore implements Store {
   private constructor(
     private readonly dir: string,
     private readonly db: Level,
+    private readonly sync: boolean,
   ) {}
 
-  /** Opens (creating if needed) the database in `dir`; rejects if another process holds it. */
-  static async open(dir: string): Promise<LevelStore> {
+  /**
+   * Opens (creating if needed) the database in `dir`; rejects if another process holds it.
+   * `fsync`: every write is on disk before it resolves (LevelDB's sync writes).
+   */
+  static async open(dir: string, options: { fsync?: boolean } = {}): Promise<LevelStore> {
     mkdirSync(dir, { recursive: true })
     const db = await new LeveldbPersistence(dir)._transact(async (level: Level) => level)
     if (db === null) throw new StorageError(`cannot open LevelDB in ${dir}`)
@@ -109,7 +116,7 @@ export class LevelStore implements Store {
     } catch (error) {
       throw new StorageError(`cannot open LevelDB in ${dir}: ${errorText(error)}`)
     }
-    return new LevelStore(dir, db)
+    return new LevelStore(dir, db, options.fsync === true)
   }
 
   async load(room: string): Promise<StoredUpdate[]> {
@@ -163,6 +170,28 @@ export class LevelStore implements Store {
     ])
   }
 
+  /**
+   * The rooms' records beside their logs (versions, change log; see records.ts), in this database.
+   * y-leveldb's key encoding puts a string's length before it, so keys are sorted here, not by LevelDB.
+   */
+  records(): RecordStore {
+    const all = async (room: string, kind: RecordKind): Promise<StoredRecord[]> => {
+      // A number sorts after every string in y-leveldb's key encoding.
+      const entries = await this.db.iterator({ gte: recordKey(room, kind, ''), lt: recordKey(room, kind, MAX_SEQ) }).all()
+      return entries.map(([key, value]) => ({ key: key[3] as string, value })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    }
+    return {
+      put: (room, kind, records) => this.write(records.map(({ key, value }) => ({ type: 'put', key: recordKey(room, kind, key), value }))),
+      list: async (room, kind, range: KeyRange = {}) =>
+        (await all(room, kind)).filter(({ key }) => (range.gte === undefined || key >= range.gte) && (range.lt === undefined || key < range.lt)),
+      get: async (room, kind, key) => {
+        const [entry] = await this.db.iterator({ gte: recordKey(room, kind, key), lt: [...recordKey(room, kind, key), 0], limit: 1 }).all()
+        return entry === undefined ? null : entry[1]
+      },
+      delete: (room, kind, keys) => this.write(keys.map((key) => ({ type: 'del', key: recordKey(room, kind, key) }))),
+    }
+  }
+
   /** The updates set aside for `room` (for tests and operators), by clock. */
   async setAsideUpdates(room: string): Promise<StoredUpdate[]> {
     const entries = await this.db.iterator({ gte: asideKey(room, 0), lt: asideKey(room, MAX_SEQ) }).all()
@@ -184,7 +213,8 @@ export class LevelStore implements Store {
 
   private async write(operations: BatchOperation[]): Promise<void> {
     try {
-      await this.db.batch(operations.map((operation) => (operation.value === undefined ? operation : { ...operation, value: Buffer.from(operation.value.buffer, operation.value.byteOffset, operation.value.byteLength) })))
+      const batch = operations.map((operation) => (operation.value === undefined ? operation : { ...operation, value: Buffer.from(operation.value.buffer, operation.value.byteOffset, operation.value.byteLength) }))
+      await this.db.batch(batch, { sync: this.sync })
     } catch (error) {
       throw new StorageError(`writing to LevelDB in ${this.dir} failed: ${errorText(error)}`)
     }

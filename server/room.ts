@@ -12,12 +12,15 @@ import {
   encodeAwarenessEntries,
   encodeSyncStep1,
   encodeSyncStep2,
-  encodeUpdate,
 } from './protocol.ts'
 import { RoomStore } from './room-store.ts'
+import { RoomFanout, awarenessEntries } from './fanout.ts'
+import { SyncAnswers } from './sync-answers.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
 import { REMOTE_ORIGIN } from './cluster/origin.ts'
+import { RoomHistory } from './room-history.ts'
+import type { HistorySettings } from './room-history.ts'
 
 export interface RoomContext {
   writer: StoreWriter
@@ -28,6 +31,10 @@ export interface RoomContext {
   storeBeforeRelay: boolean
   /** Cluster mode: makes the loaded room follow its stream. */
   follower?: RoomFollower
+  /** The longest a relay waits to be batched with others in a busy room (ms; 0: none); see RoomFanout. */
+  fanoutWindowMs: number
+  /** Attested authorship, change log and versions (room-history.ts); absent: none of them. */
+  history?: HistorySettings
 }
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] }
@@ -43,7 +50,8 @@ const LOAD_ORIGIN = Symbol('load')
  * stored: see RoomStore.
  */
 export class Room {
-  readonly doc = new Y.Doc()
+  // With a history, deleted text is kept for the revert window: reverting a deletion brings it back (docs/authorship-server.md).
+  readonly doc = new Y.Doc({ gcFilter: (item) => this.history === null || !this.history.keepsDeleted(item) })
   readonly awareness = new awarenessProtocol.Awareness(this.doc)
   /** Resolves true once the stored state is in `doc`, false if loading failed. */
   readonly loaded: Promise<boolean>
@@ -51,15 +59,29 @@ export class Room {
   /** Frames that arrived while the room was loading, in arrival order. */
   private pending: Array<{ connection: Connection; frame: Uint8Array }> = []
   private readonly store: RoomStore
+  private readonly fanout: RoomFanout
+  private readonly answers = new SyncAnswers()
   private readonly logger: Logger
   private state: 'loading' | 'ready' | 'failed' | 'destroyed' = 'loading'
   private unfollow: (() => void) | null = null
+  /** Attested authorship, change log and versions; null when the server keeps none. */
+  readonly history: RoomHistory | null
+  /** REST requests using the room: it stays loaded while any runs (see RoomRegistry.hold). */
+  holds = 0
+  /** Resolves once the history has stored what it holds, after destroy. */
+  historyClosed: Promise<void> = Promise.resolve()
 
   constructor(
     readonly name: string,
     private readonly context: RoomContext,
   ) {
     this.logger = context.logger.child({ room: name })
+    this.fanout = new RoomFanout({
+      windowMs: context.fanoutWindowMs,
+      // Only greeted connections, and none before the room is loaded or after it is destroyed.
+      recipients: () => (this.state === 'ready' ? this.connections : []),
+      metrics: context.metrics,
+    })
     this.store = new RoomStore(name, this.doc, context.writer, {
       compactAfter: context.compactAfter,
       storeBeforeRelay: context.storeBeforeRelay,
@@ -69,6 +91,7 @@ export class Room {
     // The server is not a participant: without this it would publish an empty state of its own.
     this.awareness.setLocalState(null)
     this.awareness.on('update', this.onAwarenessUpdate)
+    this.history = context.history === undefined ? null : new RoomHistory(name, this.doc, context.history, this.logger)
     this.loaded = this.load()
   }
 
@@ -77,7 +100,7 @@ export class Room {
   }
 
   get isEmpty(): boolean {
-    return this.connections.size === 0
+    return this.connections.size === 0 && this.holds === 0
   }
 
   getConnections(): IterableIterator<Connection> {
@@ -133,8 +156,10 @@ export class Room {
     this.state = 'destroyed'
     // First: in cluster mode it may store the document, which must still be whole.
     this.unfollow?.()
+    this.historyClosed = this.history?.close() ?? Promise.resolve()
     this.doc.off('update', this.onUpdate)
     this.awareness.off('update', this.onAwarenessUpdate)
+    this.fanout.dispose()
     this.awareness.destroy()
     this.doc.destroy()
     this.connections.clear()
@@ -143,6 +168,7 @@ export class Room {
   private async load(): Promise<boolean> {
     const { metrics } = this.context
     try {
+      await this.history?.prepareLoad()
       await this.store.load(LOAD_ORIGIN, () => this.state === 'destroyed')
       if (this.state === 'destroyed') return false
     } catch (error) {
@@ -159,6 +185,7 @@ export class Room {
     this.state = 'ready'
     // Only now: while loading, a listener would make Yjs encode every stored update once more.
     this.doc.on('update', this.onUpdate)
+    this.history?.start()
     this.unfollow = this.context.follower?.follow(this) ?? null
     metrics.roomsLoaded += 1
     this.logger.debug({ connections: this.connections.size }, 'room loaded')
@@ -188,7 +215,8 @@ export class Room {
       switch (message.type) {
         case 'sync-step-1': {
           // Holds what the room has applied; it leaves once all of that is stored.
-          const answer = encodeSyncStep2(this.doc, message.stateVector)
+          // Shared with every joiner that asks with the same state vector while the document is unchanged.
+          const answer = this.answers.get(message.stateVector, () => encodeSyncStep2(this.doc, message.stateVector))
           this.store.after(() => connection.send(answer))
           break
         }
@@ -197,7 +225,7 @@ export class Room {
           if (connection.mode === 'ro') {
             metrics.dropped.read_only += 1
             this.logger.debug({ conn: connection.id, type: message.type }, 'dropped a write from a read-only connection')
-          } else {
+          } else if (this.history === null || this.history.admit(connection, message.update)) {
             Y.applyUpdate(this.doc, message.update, connection)
           }
           break
@@ -224,7 +252,9 @@ export class Room {
   private handleDeparted(connection: Connection, frame: Uint8Array): void {
     try {
       const message = decodeClientMessage(frame)
-      if ((message.type === 'update' || message.type === 'sync-step-2') && connection.mode === 'rw') Y.applyUpdate(this.doc, message.update, connection)
+      if ((message.type === 'update' || message.type === 'sync-step-2') && connection.mode === 'rw' && (this.history === null || this.history.admit(connection, message.update))) {
+        Y.applyUpdate(this.doc, message.update, connection)
+      }
     } catch (error) {
       this.context.metrics.closedByServer.malformed += 1
       this.logger.warn({ conn: connection.id, reason: (error as Error).message }, 'dropped a malformed frame from a connection that has left')
@@ -273,21 +303,20 @@ export class Room {
 
   private readonly onUpdate = (update: Uint8Array, origin: unknown): void => {
     if (origin === LOAD_ORIGIN) return
-    const message = encodeUpdate(update)
+    this.answers.invalidate()
     // Another process's update, read from the room's stream: stored already, so relayed at once.
-    if (origin === REMOTE_ORIGIN) this.broadcast(message, origin)
-    else this.store.commit(update, () => this.broadcast(message, origin))
+    if (origin === REMOTE_ORIGIN) this.fanout.relayUpdate(update, null)
+    else this.store.commit(update, () => this.fanout.relayUpdate(update, this.senderOf(origin)))
   }
 
   private readonly onAwarenessUpdate = ({ added, updated, removed }: AwarenessChange, origin: unknown): void => {
-    const message = encodeAwareness(this.awareness, [...added, ...updated, ...removed])
+    const entries = awarenessEntries(this.awareness, [...added, ...updated, ...removed])
     // After the updates before it, so that a cursor never points into text not yet relayed.
-    this.store.after(() => this.broadcast(message, origin))
+    this.store.after(() => this.fanout.relayAwareness(entries, this.senderOf(origin)))
   }
 
-  /** Sends to every greeted connection but the one the change came from (it has it already). */
-  private broadcast(message: Uint8Array, origin: unknown): void {
-    if (this.state !== 'ready') return
-    for (const connection of this.connections) if (connection !== origin) connection.send(message)
+  /** The connection a change came from (it has it already), or null when it came from none of this room's. */
+  private senderOf(origin: unknown): Connection | null {
+    return this.connections.has(origin as Connection) ? (origin as Connection) : null
   }
 }

@@ -4,8 +4,12 @@ import type { Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
 import { Room } from './room.ts'
 import type { RoomContext } from './room.ts'
+import type { HistorySettings } from './room-history.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
+
+/** See RoomFanout: a few to tens of milliseconds bound each client's frames a second in a busy room. */
+export const DEFAULT_FANOUT_WINDOW_MS = 20
 
 export interface RoomRegistryOptions {
   /** Every write goes through it; the registry hands it the rooms to write again after a failure. */
@@ -18,6 +22,10 @@ export interface RoomRegistryOptions {
   storeBeforeRelay?: boolean
   /** Cluster mode: makes each loaded room follow its stream. */
   follower?: RoomFollower
+  /** The longest a relay waits to be batched with others in a busy room (ms; default 20, 0: none); see RoomFanout. */
+  fanoutWindowMs?: number
+  /** Attested authorship, change log and versions; absent: none. */
+  history?: HistorySettings
 }
 
 /**
@@ -31,7 +39,7 @@ export class RoomRegistry {
   private readonly logger: Logger
 
   constructor(options: RoomRegistryOptions) {
-    this.context = { ...options, storeBeforeRelay: options.storeBeforeRelay ?? true }
+    this.context = { ...options, storeBeforeRelay: options.storeBeforeRelay ?? true, fanoutWindowMs: options.fanoutWindowMs ?? DEFAULT_FANOUT_WINDOW_MS }
     this.logger = options.logger
     options.writer.rooms = () => [...this.rooms.values()].map((room) => room.recoverable)
     options.writer.onUnhealthy = () => {
@@ -68,6 +76,31 @@ export class RoomRegistry {
 
   /** Adds the connection to the named room, loading the room first if it is not in memory. */
   join(name: string, connection: Connection): Room {
+    const room = this.loadRoom(name)
+    room.join(connection)
+    return room
+  }
+
+  /**
+   * The named room, loaded, for a REST request: it stays loaded until `release` is called, and
+   * unloads then once stored if nobody else uses it. Null when it cannot be loaded.
+   */
+  async hold(name: string): Promise<{ room: Room; release: () => void } | null> {
+    const room = this.loadRoom(name)
+    room.holds += 1
+    let released = false
+    const release = (): void => {
+      if (released) return
+      released = true
+      room.holds -= 1
+      if (room.isEmpty) void this.unloadWhenStored(room)
+    }
+    if (await room.loaded) return { room, release }
+    release()
+    return null
+  }
+
+  private loadRoom(name: string): Room {
     let room = this.rooms.get(name)
     if (room === undefined) {
       const created = new Room(name, this.context)
@@ -77,7 +110,6 @@ export class RoomRegistry {
         if (!ok) this.forget(created)
       })
     }
-    room.join(connection)
     return room
   }
 
@@ -92,6 +124,7 @@ export class RoomRegistry {
     for (const room of rooms) for (const connection of room.getConnections()) connection.close(CloseCode.goingAway, 'server shutting down')
     await Promise.all(rooms.map((room) => room.whenStored()))
     for (const room of rooms) this.forget(room)
+    await Promise.all(rooms.map((room) => room.historyClosed))
   }
 
   private async unloadWhenStored(room: Room): Promise<void> {

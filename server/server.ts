@@ -1,5 +1,5 @@
 import { createServer as createHttpServer } from 'node:http'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer } from 'ws'
@@ -12,6 +12,7 @@ import { defaultConfig } from './config.ts'
 import type { Config } from './config.ts'
 import { Connection } from './connection.ts'
 import { ConnectionCaps } from './connection-caps.ts'
+import { ApplyBudgets, SLOW_APPLY_MS } from './apply-budget.ts'
 import { reclaimOnWrite } from './awareness-guard.ts'
 import { admitFrame, awarenessOwnersOf, closeExpired, refuseMalformed, releaseConnection } from './frame-guard.ts'
 import { hostPolicy, isHostAllowed } from './host-check.ts'
@@ -22,6 +23,7 @@ import type { Metrics, RefusalReason } from './metrics.ts'
 import { isOriginAllowed } from './origin.ts'
 import { limitPending } from './pending-limit.ts'
 import { redactUrl } from './redact.ts'
+import { handleRest } from './rest.ts'
 import { roomNameFromPath } from './room-name.ts'
 import type { RoomRegistry } from './rooms.ts'
 import { createStaticHandler } from './static.ts'
@@ -42,6 +44,7 @@ type Limits = Pick<
   | 'maxConnectionUnfinishedBytes'
   | 'maxUpdateItems'
   | 'maxPendingItems'
+  | 'maxApplyMs'
 >
 
 export interface ServerConfig extends Partial<Limits> {
@@ -103,6 +106,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   // With AUTH_SECRET a page needs a token anyway; without it, only our own names (DNS rebinding).
   const hosts = access.enabled ? null : hostPolicy(config.host, config.allowedHosts)
   const unfinished = new UnfinishedBudget(config.maxConnectionUnfinishedBytes, config.maxUnfinishedBytes)
+  const applyBudgets = new ApplyBudgets(config.maxApplyMs)
   const startedAt = performance.now()
   const sockets = new Set<WebSocket>()
   const batcher = new WriteBatcher()
@@ -111,7 +115,8 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
 
   const staticSite = createStaticHandler({ webDir: config.webDir, authEnabled: access.enabled, serveSourceMaps: config.serveSourceMaps })
   const hostAllowed = (host: string | undefined): boolean => hosts === null || isHostAllowed(host, hosts)
-  const http = createHttpServer(createRequestHandler({ registry, metrics, logger, staticSite, startedAt, hostAllowed, refusals }))
+  const api = (request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> => handleRest({ registry, access, logger }, request, response, url)
+  const http = createHttpServer(createRequestHandler({ registry, metrics, logger, staticSite, startedAt, hostAllowed, refusals, api }))
   // Broken requests and requests too slow to send their headers (slowloris): logged, within the budget.
   http.on('clientError', (error: Error & { code?: string }, socket: Duplex) => handleClientError(error, socket, logger, refusals))
   // The y-websocket client never negotiates compression, and deflate would cost CPU per frame.
@@ -179,10 +184,10 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   }
 
   function accept(ws: WebSocket, socket: Duplex, roomName: string, grant: Extract<AccessDecision, { ok: true }>, remote: string): void {
-    const { mode, subject, expiresAt } = grant
+    const { mode, subject, expiresAt, name } = grant
     const id = nextConnectionId++
     const log = logger.child({ conn: id, room: roomName })
-    const connection: Connection = new Connection(id, ws, { mode, subject, expiresAt, maxBufferedBytes: config.maxBufferedBytes }, metrics, { socket, batcher }, (buffered) =>
+    const connection: Connection = new Connection(id, ws, { mode, subject, name, expiresAt, maxBufferedBytes: config.maxBufferedBytes }, metrics, { socket, batcher }, (buffered) =>
       refusals.write(log, 'warn', connection, 'slow_reader', { buffered, max: config.maxBufferedBytes }, 'dropping a connection that does not read what it is sent (MAX_BUFFERED_BYTES)'),
     )
     const meter = new FrameMeter()
@@ -218,6 +223,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
       setTimeout(() => connection.terminate(), BUDGET_CLOSE_GRACE_MS).unref()
     }
     socket.on('data', onData)
+    const applyBudget = applyBudgets.join(remote)
     metrics.connectionsAccepted += 1
     const room = registry.join(roomName, connection)
     limitPending(room.doc, {
@@ -253,7 +259,15 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
       metrics.bytesIn += frame.length
       if (!isBinary) return refuseMalformed(connection, room, 'text frame (y-websocket messages are binary)', guard)
       const admitted = admitFrame(connection, room, frame, guard)
-      if (admitted !== null) room.receive(connection, admitted)
+      if (admitted === null) return
+      const started = performance.now()
+      room.receive(connection, admitted)
+      const ms = performance.now() - started
+      if (ms > SLOW_APPLY_MS) refusals.write(log, 'warn', connection, 'slow_apply', { ms: Math.round(ms), bytes: frame.length }, 'a message took long to handle: every room waited (logged once per connection)')
+      if (applyBudget.charge(ms) || !connection.isOpen) return
+      metrics.closedByServer.apply_budget += 1
+      refusals.write(log, 'warn', connection, 'apply_budget', { code: CloseCode.tooManyPending, max: config.maxApplyMs, remote }, 'closing connection: its address\'s messages took more than MAX_APPLY_MS to handle')
+      connection.close(CloseCode.tooManyPending, 'updates too costly')
     })
     ws.on('pong', () => {
       connection.alive = true
@@ -271,6 +285,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
       unfinished.release(meter)
       metrics.unfinishedBytes = unfinished.total
       releaseConnection(connection)
+      applyBudgets.leave(remote)
       awarenessOwnersOf(room).release(connection, room.getConnections())
       registry.leave(room, connection)
       log.debug({ code }, 'connection closed')

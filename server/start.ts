@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
 import type { Logger } from 'pino'
 import type { Config } from './config.ts'
@@ -9,6 +10,8 @@ import { RoomRegistry } from './rooms.ts'
 import { createServer } from './server.ts'
 import { settingsFromOptions } from './options.ts'
 import { StoreWriter } from './store-writer.ts'
+import type { HistorySettings } from './room-history.ts'
+import type { RecordStore } from './records.ts'
 
 /**
  * The server as a function: what `npm start` runs, for an app that runs Cotext's server inside its
@@ -69,7 +72,9 @@ export async function startServer(options: ServerOptions = {}): Promise<CotextSe
     // Cluster mode compacts into PostgreSQL under a lease (ClusterStore), after COMPACT_AFTER appends.
     compactAfter: opened.roomsCompact ? config.compactAfter : Number.POSITIVE_INFINITY,
     storeBeforeRelay: config.storeBeforeRelay,
+    fanoutWindowMs: config.fanoutWindowMs,
     follower: opened.follower,
+    history: config.history ? historySettings(config, opened.records) : undefined,
   })
 
   let server: Awaited<ReturnType<typeof createServer>>
@@ -97,5 +102,18 @@ export async function startServer(options: ServerOptions = {}): Promise<CotextSe
     url: server.url,
     port: server.port,
     close: () => (closing ??= shutDown()),
+  }
+}
+
+/** Every room's history settings (room-history.ts) from the server's. */
+function historySettings(config: Config, records: RecordStore): HistorySettings {
+  return {
+    records,
+    attest: config.authSecret !== null,
+    textName: 'text',
+    versions: { idleMs: config.versionIdleMs, maxEditingMs: config.versionEveryMs, retentionMs: config.versionRetentionDays * 86_400_000 },
+    maxRevertRanges: config.maxRevertRanges,
+    revertWindowMs: config.revertWindowDays * 86_400_000,
+    processTag: randomBytes(4).toString('hex'),
   }
 }

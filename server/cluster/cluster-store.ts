@@ -5,6 +5,7 @@ import { createClient } from 'redis'
 import type { Logger } from 'pino'
 import type { AppendEntry, Store, StoredUpdate } from '../persistence.ts'
 import { StorageError } from '../persistence.ts'
+import type { RecordStore } from '../records.ts'
 import { ClusterMetrics } from './cluster-metrics.ts'
 import { Heartbeat } from './heartbeat.ts'
 import { PgStore } from './pg-store.ts'
@@ -272,6 +273,11 @@ export class ClusterStore implements Store, RoomFollower {
    */
   async reopen(): Promise<void> {
     await withTimeout(this.redisCall(() => this.services.redis.ping()), REOPEN_TIMEOUT_MS, `Redis did not answer within ${REOPEN_TIMEOUT_MS / 1000} s`)
+  }
+
+  /** The rooms' records (versions, change log): in PostgreSQL, shared by every process. */
+  records(): RecordStore {
+    return this.pg.records()
   }
 
   /** Folds the room's stream into PostgreSQL, unless another process holds the lease for longer than `waitMs`. */

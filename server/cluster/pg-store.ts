@@ -3,6 +3,7 @@ import pg from 'pg'
 import type { Logger } from 'pino'
 import type { AppendEntry, Store, StoredUpdate } from '../persistence.ts'
 import { StorageError } from '../persistence.ts'
+import type { KeyRange, RecordStore } from '../records.ts'
 import { STREAM_START, compareStreamIds } from './stream-id.ts'
 
 /**
@@ -33,6 +34,13 @@ const SCHEMA = `
     data bytea NOT NULL,
     reason text NOT NULL,
     set_aside_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE IF NOT EXISTS cotext_records (
+    room text NOT NULL,
+    kind text NOT NULL,
+    key text COLLATE "C" NOT NULL,
+    value bytea NOT NULL,
+    PRIMARY KEY (room, kind, key)
   );
 `
 /** Several processes start at once; CREATE … IF NOT EXISTS alone can still collide. */
@@ -175,7 +183,8 @@ export class PgStore {
       const updates = await client.query<{ id: string; data: Buffer }>('SELECT id, data FROM cotext_updates WHERE room = $1 ORDER BY id', [room])
       const row = snapshot.rows[0]
       const storedId = row?.stream_id ?? STREAM_START
-      const doc = new Y.Doc()
+      // Deleted text stays: the change log reverts deletions (see docs/authorship-server.md).
+      const doc = new Y.Doc({ gc: false })
       const apply = applier(doc, this.countBad)
       if (row !== undefined) apply(row.state)
       for (const update of updates.rows) apply(update.data)
@@ -236,6 +245,35 @@ export class PgStore {
       )
       return { streamId: position, written: true }
     })
+  }
+
+  /** The rooms' records beside their logs (versions, change log; see records.ts), in `cotext_records`. */
+  records(): RecordStore {
+    return {
+      put: async (room, kind, records) => {
+        if (records.length === 0) return
+        await this.transaction(async (client) => {
+          for (const { key, value } of records) {
+            await client.query('INSERT INTO cotext_records (room, kind, key, value) VALUES ($1, $2, $3, $4) ON CONFLICT (room, kind, key) DO UPDATE SET value = EXCLUDED.value', [room, kind, key, Buffer.from(value)])
+          }
+        })
+      },
+      list: async (room, kind, range: KeyRange = {}) => {
+        const result = await this.query<{ key: string; value: Buffer }>(
+          'SELECT key, value FROM cotext_records WHERE room = $1 AND kind = $2 AND ($3::text IS NULL OR key >= $3) AND ($4::text IS NULL OR key < $4) ORDER BY key',
+          [room, kind, range.gte ?? null, range.lt ?? null],
+        )
+        return result.rows.map((row) => ({ key: row.key, value: new Uint8Array(row.value) }))
+      },
+      get: async (room, kind, key) => {
+        const result = await this.query<{ value: Buffer }>('SELECT value FROM cotext_records WHERE room = $1 AND kind = $2 AND key = $3', [room, kind, key])
+        const row = result.rows[0]
+        return row === undefined ? null : new Uint8Array(row.value)
+      },
+      delete: async (room, kind, keys) => {
+        if (keys.length > 0) await this.query('DELETE FROM cotext_records WHERE room = $1 AND kind = $2 AND key = ANY($3)', [room, kind, [...keys]])
+      },
+    }
   }
 
   async close(): Promise<void> {

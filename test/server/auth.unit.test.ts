@@ -38,16 +38,16 @@ describe('parseDuration', () => {
 
 describe('AccessControl', () => {
   it('lets everyone write when there is no secret', async () => {
-    expect(await new AccessControl(null).authorize(null, 'a')).toEqual({ ok: true, mode: 'rw', subject: null, expiresAt: null })
+    expect(await new AccessControl(null).authorize(null, 'a')).toEqual({ ok: true, mode: 'rw', subject: null, expiresAt: null, name: null })
   })
 
   it('grants the mode the token names', async () => {
     const access = new AccessControl(SECRET)
     const now = Math.floor(Date.now() / 1000)
     const ro = await signToken(SECRET, { room: 'a', mode: 'ro', ttlSeconds: 60, now })
-    expect(await access.authorize(ro, 'a')).toEqual({ ok: true, mode: 'ro', subject: null, expiresAt: (now + 60) * 1000 })
+    expect(await access.authorize(ro, 'a')).toEqual({ ok: true, mode: 'ro', subject: null, expiresAt: (now + 60) * 1000, name: null })
     const alice = await signToken(SECRET, { room: 'a', mode: 'rw', ttlSeconds: 60, now, sub: 'alice' })
-    expect(await access.authorize(alice, 'a')).toEqual({ ok: true, mode: 'rw', subject: 'alice', expiresAt: (now + 60) * 1000 })
+    expect(await access.authorize(alice, 'a')).toEqual({ ok: true, mode: 'rw', subject: 'alice', expiresAt: (now + 60) * 1000, name: null })
     expect(await access.authorize(ro, 'b')).toEqual({ ok: false, code: 4403, reason: 'token is for another room' })
   })
 })

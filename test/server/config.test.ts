@@ -34,9 +34,18 @@ describe('parseConfig', () => {
       maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
       maxUpdateItems: 10000,
       maxPendingItems: 2000,
+      fanoutWindowMs: 20,
+      maxApplyMs: 2000,
       serveSourceMaps: false,
       redisUrl: null,
       databaseUrl: null,
+      fsync: false,
+      history: true,
+      versionIdleMs: 120_000,
+      versionEveryMs: 600_000,
+      versionRetentionDays: 30,
+      maxRevertRanges: 100_000,
+      revertWindowDays: 7,
     })
   })
 
@@ -55,6 +64,14 @@ describe('parseConfig', () => {
       LOG_LEVEL: 'WARN',
       REDIS_URL: 'redis://r:6379',
       DATABASE_URL: 'postgres://p/db',
+      FANOUT_WINDOW_MS: '5',
+      FSYNC: 'true',
+      HISTORY: 'off',
+      VERSION_IDLE_MS: '1000',
+      VERSION_EVERY_MS: '5000',
+      VERSION_RETENTION_DAYS: '0',
+      MAX_REVERT_RANGES: '10',
+      REVERT_WINDOW_DAYS: '1',
     }
     expect(config([], env)).toEqual({
       host: '0.0.0.0',
@@ -79,14 +96,23 @@ describe('parseConfig', () => {
       maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
       maxUpdateItems: 10000,
       maxPendingItems: 2000,
+      fanoutWindowMs: 5,
+      maxApplyMs: 2000,
       serveSourceMaps: false,
       redisUrl: 'redis://r:6379',
       databaseUrl: 'postgres://p/db',
+      fsync: true,
+      history: false,
+      versionIdleMs: 1000,
+      versionEveryMs: 5000,
+      versionRetentionDays: 0,
+      maxRevertRanges: 10,
+      revertWindowDays: 1,
     })
     const flags = [
       '--host', '::1', '--port', '0', '--data-dir', 'd', '--auth-secret', 't'.repeat(40), '--max-message-bytes', '1024',
       '--ping-interval-ms', '10', '--compact-after', '2', '--store-batch-ms', '0', '--store-first', 'on', '--web-dir', 'w', '--log-level', 'silent',
-      '--redis-url', 'redis://q:1', '--database-url', 'postgres://q/db',
+      '--redis-url', 'redis://q:1', '--database-url', 'postgres://q/db', '--fanout-window-ms', '1', '--fsync', 'false',
     ]
     expect(config(flags, env)).toEqual({
       host: '::1',
@@ -111,9 +137,18 @@ describe('parseConfig', () => {
       maxConnectionUnfinishedBytes: 16 * 1024 * 1024,
       maxUpdateItems: 10000,
       maxPendingItems: 2000,
+      fanoutWindowMs: 1,
+      maxApplyMs: 2000,
       serveSourceMaps: false,
       redisUrl: 'redis://q:1',
       databaseUrl: 'postgres://q/db',
+      fsync: false,
+      history: false,
+      versionIdleMs: 1000,
+      versionEveryMs: 5000,
+      versionRetentionDays: 0,
+      maxRevertRanges: 10,
+      revertWindowDays: 1,
     })
     expect(config(['--port=99'], {}).port).toBe(99)
   })

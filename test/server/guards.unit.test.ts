@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { pino } from 'pino'
 import * as Y from 'yjs'
 import * as encoding from 'lib0/encoding'
+import { ApplyBudget } from '../../server/apply-budget.ts'
 import { AwarenessThrottle } from '../../server/awareness-throttle.ts'
 import { hostName, hostPolicy, isHostAllowed } from '../../server/host-check.ts'
 import { RefusalLog } from '../../server/log-once.ts'
@@ -243,5 +244,15 @@ describe('RateLimit.msUntilNext', () => {
     expect(limit.msUntilNext(0)).toBe(0)
     limit.take(0)
     expect([limit.msUntilNext(30), limit.take(99), limit.take(100), limit.msUntilNext(100)]).toEqual([70, false, true, 100])
+  })
+})
+
+describe('ApplyBudget', () => {
+  it('allows a burst of milliseconds, earns back 100 per second up to the burst, and says when it is spent', () => {
+    const budget = new ApplyBudget(300, 0)
+    expect([budget.charge(200, 0), budget.charge(100, 0), budget.charge(1, 0)]).toEqual([true, true, false])
+    expect(budget.charge(0, 1000)).toBe(true) // 99 left
+    expect([budget.charge(99, 1000), budget.charge(0.5, 1000)]).toEqual([true, false])
+    expect([budget.charge(300, 100_000), budget.charge(1, 100_000)]).toEqual([true, false])
   })
 })

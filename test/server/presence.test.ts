@@ -18,7 +18,8 @@ const MAX_AWARENESS_BYTES = 1024
 let server: ServerProcess
 
 beforeAll(async () => {
-  server = await startServer({ env: { AUTH_SECRET: SECRET, MAX_AWARENESS_BYTES: String(MAX_AWARENESS_BYTES) } })
+  // Each publication relayed on its own (no batching window: fanout.test.ts covers batching), so each one shows.
+  server = await startServer({ env: { AUTH_SECRET: SECRET, MAX_AWARENESS_BYTES: String(MAX_AWARENESS_BYTES), FANOUT_WINDOW_MS: '0' } })
 })
 afterEach(destroyAllClients)
 afterAll(stopAllServers)

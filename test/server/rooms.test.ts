@@ -24,11 +24,11 @@ afterEach(async () => {
   await stopAllServers()
 })
 
-async function inProcess(): Promise<{ server: RunningServer; registry: RoomRegistry; metrics: Metrics; persistence: GatedStore; wsUrl: string }> {
+async function inProcess(fanoutWindowMs = 20): Promise<{ server: RunningServer; registry: RoomRegistry; metrics: Metrics; persistence: GatedStore; wsUrl: string }> {
   const persistence = new GatedStore(await LevelStore.open(makeTempDir()))
   const metrics = new Metrics()
   const writer = new StoreWriter(persistence, { metrics, logger, batchMs: 0 })
-  const registry = new RoomRegistry({ writer, metrics, logger, compactAfter: 500 })
+  const registry = new RoomRegistry({ writer, metrics, logger, compactAfter: 500, fanoutWindowMs })
   const server = await createServer(
     { host: '127.0.0.1', port: 0, authSecret: null, maxMessageBytes: 1 << 20, pingIntervalMs: 30_000, webDir: makeTempDir() },
     { registry, metrics, logger },
@@ -72,7 +72,8 @@ describe('a room that is still loading', () => {
 
 describe('store before relay', () => {
   it('sends nobody an update, or a sync answer holding it, before it is stored, and relays in order of arrival', async () => {
-    const { persistence, wsUrl } = await inProcess()
+    // No batching window, so that each relay is a message of its own and their order shows.
+    const { persistence, wsUrl } = await inProcess(0)
     const sender = await openRaw(`${wsUrl}/order`)
     const reader = await openRaw(`${wsUrl}/order`)
     await roundTrip(sender.ws)

@@ -1,0 +1,308 @@
+/**
+ * The server at scale, against the stock server of @y/websocket-server 0.1.1 under the same load, in
+ * one run, printing Cotext ÷ stock and each target of the server-at-scale issue:
+ *
+ * 1. A hot room: WRITERS clients in one room, each sending a one-character update once a second.
+ *    Frames each client receives per second, everything delivered, server CPU, relay latency p99.
+ * 2. A presence storm: MOVERS clients in one room each moving a cursor 5 times a second (an awareness
+ *    update). Awareness frames per client per second, latency p99 (send → a peer has the state),
+ *    whether every client stayed connected.
+ * 3. Idle connections: IDLE clients in IDLE / 10 rooms doing nothing for a while: server CPU per
+ *    connection-second and memory per connection.
+ * 4. A join storm: JOINERS clients join a room holding a JOIN_MB document at once: time until all are
+ *    synced, peak RSS, and the longest round trip a bystander in another room waited meanwhile.
+ *
+ *   npx tsx bench/server-scale.bench.ts      BENCH_SECONDS (default 10), WRITERS (200), MOVERS (200),
+ *                                             IDLE (1500), JOINERS (150), JOIN_MB (20); smaller for a quick run
+ *
+ * Clients speak the y-websocket protocol directly (see server-clients.ts); everything runs on 127.0.0.1.
+ * Each server is measured alone, one after the other, with the same workload.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as Y from 'yjs'
+import * as decoding from 'lib0/decoding'
+import * as encoding from 'lib0/encoding'
+import * as syncProtocol from 'y-protocols/sync'
+import { WebSocket } from 'ws'
+import { CLOCK_TICKS, cpuTicks, rssMb, sleep, startCotext, startStock, stopServer, updateRuns } from './server-clients.ts'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const WRITERS = Number(process.env.WRITERS ?? 200)
+const MOVERS = Number(process.env.MOVERS ?? 200)
+const IDLE = Number(process.env.IDLE ?? 1500)
+const JOINERS = Number(process.env.JOINERS ?? 150)
+const JOIN_MB = Number(process.env.JOIN_MB ?? 20)
+for (const [name, value] of Object.entries({ BENCH_SECONDS: SECONDS, WRITERS, MOVERS, IDLE, JOINERS, JOIN_MB })) {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${value}`)
+}
+
+type Server = { name: string; pid: number; port: number; stop(): Promise<void> }
+
+function frame(type: number, write: (encoder: encoding.Encoder) => void): Uint8Array {
+  const encoder = encoding.createEncoder()
+  encoding.writeVarUint(encoder, type)
+  write(encoder)
+  return encoding.toUint8Array(encoder)
+}
+
+/** A raw client: answers the server's sync step 1, counts the frames it gets, hands on updates and awareness. */
+class Client {
+  readonly doc = new Y.Doc()
+  readonly ws: WebSocket
+  readonly synced: Promise<void>
+  updateFrames = 0
+  awarenessFrames = 0
+  closed = false
+  onUpdate: (update: Uint8Array, now: number) => void = () => {}
+  onAwareness: (payload: Uint8Array, now: number) => void = () => {}
+
+  constructor(url: string, index: number) {
+    this.doc.clientID = index + 1
+    this.ws = new WebSocket(url, { perMessageDeflate: false })
+    let markSynced!: () => void
+    this.synced = new Promise((done) => (markSynced = done))
+    this.ws.on('open', () => this.ws.send(frame(0, (e) => syncProtocol.writeSyncStep1(e, this.doc))))
+    this.ws.on('close', () => (this.closed = true))
+    this.ws.on('error', () => (this.closed = true))
+    this.ws.on('message', (data: Buffer) => {
+      const now = performance.now()
+      const decoder = decoding.createDecoder(data)
+      const type = decoding.readVarUint(decoder)
+      if (type === 1) {
+        this.awarenessFrames += 1
+        this.onAwareness(decoding.readVarUint8Array(decoder), now)
+        return
+      }
+      if (type !== 0) return
+      const step = decoding.readVarUint(decoder)
+      if (step === syncProtocol.messageYjsSyncStep1) this.ws.send(frame(0, (e) => syncProtocol.writeSyncStep2(e, this.doc, decoding.readVarUint8Array(decoder))))
+      else if (step === syncProtocol.messageYjsSyncStep2) markSynced()
+      else {
+        this.updateFrames += 1
+        this.onUpdate(decoding.readVarUint8Array(decoder), now)
+      }
+    })
+    this.doc.on('update', (update: Uint8Array) => this.ws.send(frame(0, (e) => syncProtocol.writeUpdate(e, update))))
+  }
+
+  close(): void {
+    this.ws.terminate()
+    this.doc.destroy()
+  }
+}
+
+function percentile(values: number[], q: number): number {
+  if (values.length === 0) return NaN
+  const sorted = Float64Array.from(values).sort()
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+}
+
+async function connect(server: Server, room: (i: number) => string, count: number, offset = 0): Promise<Client[]> {
+  const clients: Client[] = []
+  for (let i = 0; i < count; i++) clients.push(new Client(`ws://127.0.0.1:${server.port}/${room(i)}`, offset + i))
+  await Promise.all(clients.map((client) => client.synced))
+  return clients
+}
+
+/** Workload 1: WRITERS clients each typing once a second into one room. */
+async function hotRoom(server: Server) {
+  const clients = await connect(server, () => 'hot', WRITERS)
+  const sendTimes = clients.map(() => new Map<number, number>())
+  const latencies: number[] = []
+  let delivered = 0
+  let sent = 0
+  clients.forEach((client, index) => {
+    client.onUpdate = (update, now) => {
+      for (const run of updateRuns(update)) {
+        if (run.sender === index || run.sender < 0 || run.sender >= WRITERS) continue
+        for (let clock = run.clock; clock < run.clock + run.length; clock++) {
+          delivered += 1
+          const at = sendTimes[run.sender]!.get(clock)
+          if (at !== undefined) latencies.push(now - at)
+        }
+      }
+    }
+  })
+  for (const client of clients) client.updateFrames = 0
+  const ticks = cpuTicks(server.pid)
+  const start = performance.now()
+  const timers = clients.map((client, i) =>
+    setTimeout(() => {
+      const type = (): void => {
+        const text = client.doc.getText('text')
+        sendTimes[i]!.set(text.length, performance.now())
+        sent += 1
+        text.insert(text.length, 'x')
+      }
+      type()
+      timers[i] = setInterval(type, 1000)
+    }, (i * 1000) / WRITERS),
+  )
+  await sleep(SECONDS * 1000)
+  for (const timer of timers) clearTimeout(timer)
+  const seconds = (performance.now() - start) / 1000
+  const cpu = (cpuTicks(server.pid) - ticks) / CLOCK_TICKS / seconds
+  const deadline = performance.now() + 10_000
+  while (delivered < sent * (WRITERS - 1) && performance.now() < deadline) await sleep(20)
+  const frames = clients.reduce((n, c) => n + c.updateFrames, 0) / WRITERS / seconds
+  for (const client of clients) client.close()
+  return { frames, cpu, p99: percentile(latencies, 0.99), deliveredFraction: delivered / (sent * (WRITERS - 1)) }
+}
+
+/** Workload 2: MOVERS clients each publishing a cursor 5 times a second. */
+async function presenceStorm(server: Server) {
+  const clients = await connect(server, () => 'storm', MOVERS)
+  const latencies: number[] = []
+  clients.forEach((client) => {
+    client.onAwareness = (payload, now) => {
+      const decoder = decoding.createDecoder(payload)
+      for (let n = decoding.readVarUint(decoder); n > 0; n--) {
+        decoding.readVarUint(decoder)
+        decoding.readVarUint(decoder)
+        const state = JSON.parse(decoding.readVarString(decoder)) as { at?: number } | null
+        if (state?.at !== undefined) latencies.push(now - state.at)
+      }
+    }
+    client.awarenessFrames = 0
+  })
+  const ticks = cpuTicks(server.pid)
+  const start = performance.now()
+  const clocks = clients.map(() => 0)
+  const timers = clients.map((client, i) =>
+    setTimeout(() => {
+      const move = (): void => {
+        const state = JSON.stringify({ user: { name: `mover ${i}` }, cursor: { anchor: clocks[i], head: clocks[i] }, at: performance.now() })
+        const entry = frame(1, (e) => {
+          const inner = encoding.createEncoder()
+          encoding.writeVarUint(inner, 1)
+          encoding.writeVarUint(inner, client.doc.clientID)
+          encoding.writeVarUint(inner, ++clocks[i]!)
+          encoding.writeVarString(inner, state)
+          encoding.writeVarUint8Array(e, encoding.toUint8Array(inner))
+        })
+        if (!client.closed) client.ws.send(entry)
+      }
+      move()
+      timers[i] = setInterval(move, 200)
+    }, (i * 200) / MOVERS),
+  )
+  await sleep(SECONDS * 1000)
+  for (const timer of timers) clearTimeout(timer)
+  const seconds = (performance.now() - start) / 1000
+  const cpu = (cpuTicks(server.pid) - ticks) / CLOCK_TICKS / seconds
+  await sleep(500)
+  const frames = clients.reduce((n, c) => n + c.awarenessFrames, 0) / MOVERS / seconds
+  const connected = clients.filter((c) => !c.closed).length
+  for (const client of clients) client.close()
+  return { frames, cpu, p99: percentile(latencies, 0.99), connected }
+}
+
+/** Workload 3: IDLE connections in IDLE / 10 rooms, doing nothing. */
+async function idleConnections(server: Server) {
+  const rssBefore = rssMb(server.pid)
+  const clients: Client[] = []
+  for (let batch = 0; batch < IDLE; batch += 100) clients.push(...(await connect(server, (i) => `idle-${(batch + i) % Math.max(1, Math.floor(IDLE / 10))}`, Math.min(100, IDLE - batch), batch)))
+  await sleep(1000)
+  const rssAfter = rssMb(server.pid)
+  const ticks = cpuTicks(server.pid)
+  const start = performance.now()
+  await sleep(SECONDS * 1000)
+  const seconds = (performance.now() - start) / 1000
+  const cpuMicros = (((cpuTicks(server.pid) - ticks) / CLOCK_TICKS) * 1e6) / (IDLE * seconds)
+  for (const client of clients) client.close()
+  return { cpuMicros, kbPerConnection: ((rssAfter - rssBefore) * 1024) / IDLE }
+}
+
+/** Workload 4: JOINERS clients joining a room with a JOIN_MB document at once, a bystander pinging another room. */
+async function joinStorm(server: Server) {
+  const seeder = (await connect(server, () => 'big', 1, 10_000))[0]!
+  const line = 'const value = someFunction(argument, another) + 42; // a line of code\n'
+  const text = seeder.doc.getText('text')
+  for (let written = 0; written < JOIN_MB * 1024 * 1024; written += 256 * 1024) text.insert(text.length, line.repeat(Math.ceil((256 * 1024) / line.length)))
+  // The seeder's round trip: once answered, the server holds the document.
+  await roundTripOf(seeder)
+  seeder.close()
+  const bystander = (await connect(server, () => 'bystander', 1, 20_000))[0]!
+  let worst = 0
+  let pinging = true
+  const pings = (async () => {
+    while (pinging) {
+      worst = Math.max(worst, await roundTripOf(bystander))
+      await sleep(50)
+    }
+  })()
+  let peak = rssMb(server.pid)
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid))), 100)
+  const start = performance.now()
+  const joiners = await connect(server, () => 'big', JOINERS, 30_000)
+  const seconds = (performance.now() - start) / 1000
+  pinging = false
+  await pings
+  clearInterval(sampler)
+  for (const client of [...joiners, bystander]) client.close()
+  return { seconds, peakMb: peak, bystanderMs: worst }
+}
+
+/** Sends a sync step 1 and resolves with the milliseconds until the server's answer. */
+function roundTripOf(client: Client): Promise<number> {
+  return new Promise((resolveTime) => {
+    const start = performance.now()
+    const onMessage = (data: Buffer): void => {
+      const decoder = decoding.createDecoder(data)
+      if (decoding.readVarUint(decoder) !== 0 || decoding.readVarUint(decoder) !== syncProtocol.messageYjsSyncStep2) return
+      client.ws.off('message', onMessage)
+      resolveTime(performance.now() - start)
+    }
+    client.ws.on('message', onMessage)
+    client.ws.send(frame(0, (e) => syncProtocol.writeSyncStep1(e, new Y.Doc())))
+  })
+}
+
+async function cotext(): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), 'cotext-scale-'))
+  const { child, port } = await startCotext(dir, { MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000' })
+  return { name: 'cotext', pid: child.pid!, port, stop: async () => { await stopServer(child); rmSync(dir, { recursive: true, force: true }) } }
+}
+
+async function stock(): Promise<Server> {
+  const { child, port } = await startStock()
+  return { name: 'stock', pid: child.pid!, port, stop: () => stopServer(child) }
+}
+
+const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a')
+const verdict = (ok: boolean): string => (ok ? 'reached' : 'NOT reached')
+
+console.log(`server at scale: ${SECONDS} s per workload, ${WRITERS} writers, ${MOVERS} movers, ${IDLE} idle connections, ${JOINERS} joiners of ${JOIN_MB} MB`)
+const workloads = [
+  ['hot room', hotRoom],
+  ['presence storm', presenceStorm],
+  ['idle connections', idleConnections],
+  ['join storm', joinStorm],
+] as const
+const results: Record<string, { cotext: Record<string, number>; stock: Record<string, number> }> = {}
+for (const [name, run] of workloads) {
+  const pair: Record<string, Record<string, number>> = {}
+  for (const start of [cotext, stock]) {
+    const server = await start()
+    try {
+      pair[server.name] = await (run as (server: Server) => Promise<Record<string, number>>)(server)
+    } finally {
+      await server.stop()
+    }
+    console.log(`  ${name}, ${server.name}: ${Object.entries(pair[server.name]!).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`)
+  }
+  results[name] = pair as { cotext: Record<string, number>; stock: Record<string, number> }
+}
+
+const hot = results['hot room']!
+const storm = results['presence storm']!
+const idle = results['idle connections']!
+const join_ = results['join storm']!
+console.log('targets (Cotext ÷ stock in this run):')
+console.log(`  hot room: ${hot.cotext.frames!.toFixed(1)} frames/client/s (target <= 60: ${verdict(hot.cotext.frames! <= 60)}), delivered ${(hot.cotext.deliveredFraction! * 100).toFixed(2)}%, CPU ${ratio(hot.cotext.cpu!, hot.stock.cpu!)} stock's (target <= 0.5x: ${verdict(hot.cotext.cpu! <= 0.5 * hot.stock.cpu!)}), p99 ${hot.cotext.p99!.toFixed(1)} ms vs ${hot.stock.p99!.toFixed(1)} ms (target <= stock: ${verdict(hot.cotext.p99! <= hot.stock.p99!)})`)
+console.log(`  presence storm: ${storm.cotext.frames!.toFixed(1)} awareness frames/client/s (target <= 100: ${verdict(storm.cotext.frames! <= 100)}), p99 ${storm.cotext.p99!.toFixed(1)} ms vs ${storm.stock.p99!.toFixed(1)} ms (target <= 250 ms: ${verdict(storm.cotext.p99! <= 250)}), connected ${storm.cotext.connected}/${MOVERS} (stock ${storm.stock.connected}/${MOVERS})`)
+console.log(`  idle: ${idle.cotext.cpuMicros!.toFixed(2)} µs CPU per connection-second (target <= 6: ${verdict(idle.cotext.cpuMicros! <= 6)}; stock ${idle.stock.cpuMicros!.toFixed(2)}), ${idle.cotext.kbPerConnection!.toFixed(1)} KB per connection vs ${idle.stock.kbPerConnection!.toFixed(1)} KB (${ratio(idle.cotext.kbPerConnection!, idle.stock.kbPerConnection!)}; target <= 1x: ${verdict(idle.cotext.kbPerConnection! <= idle.stock.kbPerConnection!)})`)
+console.log(`  join storm: all synced in ${join_.cotext.seconds!.toFixed(1)} s vs ${join_.stock.seconds!.toFixed(1)} s (${ratio(join_.cotext.seconds!, join_.stock.seconds!)}; target <= 0.5x: ${verdict(join_.cotext.seconds! <= 0.5 * join_.stock.seconds!)}), peak ${join_.cotext.peakMb!.toFixed(0)} MB (target <= 2048: ${verdict(join_.cotext.peakMb! <= 2048)}), bystander ${join_.cotext.bystanderMs!.toFixed(0)} ms (target <= 250: ${verdict(join_.cotext.bystanderMs! <= 250)})`)
+process.exit(0)
