@@ -27,7 +27,7 @@ export interface ChangeAuthor {
 
 /**
  * Resolves Yjs client IDs to authors: first the server's bindings (`doc.getMap('cotext:authors')`:
- * client ID as a string → `{id, name}`), else the client's awareness `user`, else the last `user` that
+ * client ID as a string → `{id, name, attested}`; attested unless `attested: false`), else the client's awareness `user`, else the last `user` that
  * client had while it was connected. Keeps one user per client seen, not per change.
  */
 export class Authors {
@@ -66,12 +66,15 @@ export class Authors {
     if (cached) return cached
     const bound = this.bindings.get(String(clientID))
     let author: ChangeAuthor
-    if (isBinding(bound)) {
-      const color = this.seen.get(clientID)?.color
+    const seen = this.seen.get(clientID)
+    // The server marks bindings it could not check (no AUTH_SECRET: by connection) `attested: false`;
+    // then the name the client gives itself is as good, and the one its peers see.
+    if (isBinding(bound) && (bound.attested !== false || seen === undefined)) {
+      const color = seen?.color
       const user: AuthorUser = color === undefined ? { id: bound.id, name: bound.name } : { id: bound.id, name: bound.name, color }
-      author = { clientID, user, attested: true }
+      author = { clientID, user, attested: bound.attested !== false }
     } else {
-      author = { clientID, user: this.seen.get(clientID) ?? null, attested: false }
+      author = { clientID, user: seen ?? null, attested: false }
     }
     this.cache.set(clientID, author)
     return author
@@ -106,7 +109,7 @@ export class Authors {
   }
 }
 
-function isBinding(value: unknown): value is { id: string; name: string } {
+function isBinding(value: unknown): value is { id: string; name: string; attested?: unknown } {
   if (value === null || typeof value !== 'object') return false
   const { id, name } = value as { id?: unknown; name?: unknown }
   return typeof id === 'string' && typeof name === 'string'

@@ -70,6 +70,13 @@ describe('the change log', () => {
     const [run] = editor(bob).getAuthorship()
     expect(run!.author).toEqual({ clientID: ada.doc.clientID, user: { id: 'u-ada', name: 'Ada L.', color: '#d81b60' }, attested: true })
     expect(editor(bob).getChanges({ author: 'u-ada' }).length).toBe(1)
+    // A binding the server could not check (no AUTH_SECRET) leaves the client's own name, unattested.
+    editor(bob).insertText('!')
+    ada.doc.getMap('cotext:authors').set(String(bob.doc.clientID), { id: 'conn-2', name: 'conn-2', attested: false })
+    expect(editor(ada).getAuthorship().map((r) => [r.author.user?.name, r.author.attested])).toEqual([
+      ['bob', false],
+      ['Ada L.', true],
+    ])
   })
 })
 

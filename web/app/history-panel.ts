@@ -211,7 +211,7 @@ export class HistoryPanel {
       const heading = this.doc.createElement('h4')
       const added = lines.filter((l) => l.kind === 'added').length
       const removed = lines.filter((l) => l.kind === 'removed').length
-      heading.textContent = `${version.name || 'Version'} → now: ${added} lines added, ${removed} removed`
+      heading.textContent = `${version.name || 'Version'} → now: ${plural(added, 'line')} added, ${removed} removed`
       const close = this.button('Close preview', 'Close the preview', () => (this.preview.hidden = true))
       this.preview.replaceChildren(heading, close, list)
       this.preview.hidden = false
