@@ -46,3 +46,9 @@ export { ScanTooSlowError, type ScanBudget } from './buffer/regex-budget.ts'
 /** Live find results: matches kept current through everyone's edits, searched in slices; replace, select all. */
 export { FindQuery, InvalidPatternError, findRegExp, type FindOptions, type FindUpdate } from './editor/find-query.ts'
 export type { FindStatus } from './buffer/scan.ts'
+/** Who wrote what: authorship runs, the change log's entries and authors, diffs against an earlier state. */
+export { AuthorshipRun, type TextDiff } from './collab/authorship.ts'
+/** A change of the log (`getChanges`, `onDidAddChange`), its query, and the revert window it keeps deleted text for. */
+export type { ChangeEntry, ChangeQuery, RevertWindow } from './collab/change-log.ts'
+/** Who made a change (client, user, attested), and the map where the server binds clients to users. */
+export { AUTHORS_MAP, type AuthorUser, type ChangeAuthor } from './collab/authors.ts'

@@ -8,6 +8,7 @@ import type { EditorView } from '../view/editor-view.ts'
 import { keepColorDistinct } from './color-keeper.ts'
 import { restoreCursor } from './cursor-memory.ts'
 import { PeerList } from './peer-list.ts'
+import { AuthorshipUi } from './authorship-ui.ts'
 import { Session, serverUrlFor, type Refusal } from './session.ts'
 import { readTokenHint } from './token.ts'
 import { Toolbar } from './toolbar.ts'
@@ -55,6 +56,7 @@ export function openRoomPage(root: HTMLElement, room: string, token: string | nu
   root.appendChild(page)
 
   let mounted: MountedEditor | null = null
+  let authorshipUi: AuthorshipUi | null = null
   const toolbar = new Toolbar(doc, {
     room,
     readOnly,
@@ -71,6 +73,8 @@ export function openRoomPage(root: HTMLElement, room: string, token: string | nu
       session.setUser(next)
     },
     onKeyHelp: () => mounted?.showKeyHelp(),
+    onAuthorship: (on) => authorshipUi?.setAuthorship(on),
+    onHistory: () => authorshipUi?.toggleHistory(),
   })
   page.appendChild(toolbar.element)
   const main = doc.createElement('main')
@@ -90,6 +94,7 @@ export function openRoomPage(root: HTMLElement, room: string, token: string | nu
   toolbar.attach(editor)
 
   new PeerList(toolbar.peers, editor, mounted)
+  authorshipUi = new AuthorshipUi({ page, toolbar, mounted, room, token, serverUrl: serverUrlFor(win.location, params), readOnly, win })
   keepColorDistinct(session.awareness, () => user, (color) => {
     user = { ...user, color }
     toolbar.showColor(color)

@@ -10,6 +10,10 @@ export interface ToolbarOptions {
   onSoftWrap(softWrapped: boolean): void
   onUserChange(user: UserIdentity): void
   onKeyHelp(): void
+  /** Switches the authorship colours on or off (the button is shown when given). */
+  onAuthorship?(on: boolean): void
+  /** Opens or closes the history panel (the button is shown when given). */
+  onHistory?(): void
 }
 
 /**
@@ -27,6 +31,8 @@ export class Toolbar {
   private readonly nameInput: HTMLInputElement
   private readonly colorInput: HTMLInputElement
   private user: UserIdentity
+  private readonly authorship: HTMLButtonElement | null = null
+  private readonly history: HTMLButtonElement | null = null
 
   constructor(
     doc: Document,
@@ -115,7 +121,38 @@ export class Toolbar {
 
     this.connection = el('span', 'cx-connection', 'connection')
     this.connection.setAttribute('role', 'status')
-    this.element.append(this.language, this.softWrap, spacer, this.peers, me, help, this.connection)
+    this.element.append(this.language, this.softWrap)
+    // Who wrote what, and the history panel (web/view/authorship-layer.ts, web/app/history-panel.ts).
+    if (options.onAuthorship) {
+      const authorship = (this.authorship = el('button', 'cx-toggle', 'authorship-toggle'))
+      authorship.type = 'button'
+      authorship.textContent = 'Authors'
+      authorship.title = 'Colour the text by who wrote it (Alt+Shift+A)'
+      authorship.setAttribute('aria-pressed', 'false')
+      authorship.addEventListener('click', () => options.onAuthorship!(authorship.getAttribute('aria-pressed') !== 'true'))
+      this.element.appendChild(authorship)
+    }
+    if (options.onHistory) {
+      const history = (this.history = el('button', 'cx-toggle', 'history-toggle'))
+      history.type = 'button'
+      history.textContent = 'History'
+      history.title = 'Versions and recent changes (Alt+Shift+H)'
+      history.setAttribute('aria-expanded', 'false')
+      history.addEventListener('click', () => options.onHistory!())
+      this.element.appendChild(history)
+    }
+    this.element.append(spacer, this.peers, me, help, this.connection)
+  }
+
+  /** Shows whether the authorship colours are on. */
+  setAuthorship(on: boolean): void {
+    this.authorship?.setAttribute('aria-pressed', String(on))
+  }
+
+  /** Shows whether the history panel is open, and which element it is. */
+  setHistoryOpen(open: boolean, panelId?: string): void {
+    this.history?.setAttribute('aria-expanded', String(open))
+    if (panelId !== undefined) this.history?.setAttribute('aria-controls', panelId)
   }
 
   /** Connects the language selector to the editor. */

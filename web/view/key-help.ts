@@ -19,7 +19,16 @@ export const PAGE_KEYS: readonly (readonly [keys: string, what: string])[] = [
   ['Enter, Ctrl+Enter (in the replace field)', 'Replace and go to the next / replace all (find-and-replace:replace-next, replace-all)'],
   ['Ctrl+G', 'Go to line, or line:column (go-to-line:toggle)'],
   ['Escape (in the find bar)', 'Close the find bar, back to the text'],
+  ['Alt+Shift+A', 'Show or hide who wrote what (authorship colours)'],
+  ['Alt+Shift+W', 'Say who wrote the text at the cursor, and when'],
+  ['Alt+Shift+H', 'Open or close the history panel'],
 ]
+
+/** Commands whose name does not read well as a label. */
+const COMMAND_LABELS: Readonly<Record<string, string>> = {
+  'cotext:undo-everyone': 'Undo everyone’s last change',
+  'cotext:redo-everyone': 'Redo everyone’s last undone change',
+}
 
 const KEY_NAMES: Readonly<Record<string, string>> = {
   up: '↑', down: '↓', left: '←', right: '→', pageup: 'PageUp', pagedown: 'PageDown', home: 'Home', end: 'End',
@@ -38,6 +47,7 @@ function keyName(part: string): string {
 
 /** 'editor:move-to-beginning-of-word' -> 'Move to beginning of word'. */
 export function commandLabel(command: string): string {
+  if (COMMAND_LABELS[command] !== undefined) return COMMAND_LABELS[command]
   const words = command.slice(command.indexOf(':') + 1).replace(/-/g, ' ')
   return words.charAt(0).toUpperCase() + words.slice(1)
 }
