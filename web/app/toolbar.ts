@@ -110,7 +110,7 @@ export class Toolbar {
     help.type = 'button'
     help.textContent = '?'
     help.title = 'Keys (F1)'
-    help.setAttribute('aria-label', 'Key help (F1)')
+    help.setAttribute('aria-label', '? Key help (F1)')
     help.addEventListener('click', () => options.onKeyHelp())
 
     this.connection = el('span', 'cx-connection', 'connection')

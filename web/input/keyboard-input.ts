@@ -82,23 +82,10 @@ export class KeyboardInput {
     return this.composing
   }
 
-  /** Keeps the DOM caret in the input span, where typing and IME happen. */
+  /** Keeps the DOM caret in the input span, where typing and IME happen (the view's caret line). */
   placeCaret(): void {
     if (this.composing) return
-    const span = this.host.view.inputSpan
-    const selection = span.ownerDocument.getSelection()
-    if (selection === null) return
-    let anchor = span.firstChild
-    if (anchor === null || anchor.nodeType !== Node.TEXT_NODE || anchor.textContent !== INPUT_ANCHOR || anchor !== span.lastChild) {
-      span.textContent = INPUT_ANCHOR
-      anchor = span.firstChild!
-    }
-    if (selection.rangeCount === 1 && selection.isCollapsed && selection.anchorNode === anchor && selection.anchorOffset === 1) return
-    const range = span.ownerDocument.createRange()
-    range.setStart(anchor, 1)
-    range.collapse(true)
-    selection.removeAllRanges()
-    selection.addRange(range)
+    this.host.view.syncDomSelection()
   }
 
   /** Runs a command as the user's action: read-only editors show the hint instead of throwing. */
@@ -202,6 +189,7 @@ export class KeyboardInput {
 
   private onCompositionStart(): void {
     this.composing = true
+    this.host.view.setComposing(true)
     this.host.view.inputSpan.classList.add('cx-composing')
     if (this.host.editor.isReadOnly()) this.host.view.showHint(this.host.view.readOnlyHint)
   }
@@ -216,6 +204,7 @@ export class KeyboardInput {
 
   private onCompositionEnd(event: CompositionEvent): void {
     this.composing = false
+    this.host.view.setComposing(false)
     this.host.view.setCompositionWidth(null)
     const span = this.host.view.inputSpan
     span.classList.remove('cx-composing')
@@ -262,7 +251,7 @@ export class KeyboardInput {
   private surfaceIsSelected(): boolean {
     const selection = this.host.view.surface.ownerDocument.getSelection()
     if (selection === null || selection.isCollapsed) return false
-    return !this.host.view.inputSpan.contains(selection.anchorNode)
+    return !this.host.view.holdsDomNode(selection.anchorNode)
   }
 
   private guard(fn: () => void): void {

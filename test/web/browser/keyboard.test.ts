@@ -126,8 +126,9 @@ describe('keyboard and screen-reader users', () => {
     await home.goto(`${env.server.url}/`)
     expect(await seriousViolations(home)).toEqual([])
     const room = 'keys-axe'
-    const ann = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ann' }))
-    const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben' }))
+    // Two-word names, as people have: the avatar shows initials ("AL") and must be named starting with them.
+    const ann = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ann Lee' }))
+    const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben Okafor' }))
     await typeAndSee(ann, 'const a = 1 // text', ben)
     await expect.poll(() => ben.page.locator('[data-testid=remote-cursor]').count()).toBe(1)
     expect(await seriousViolations(ben.page)).toEqual([])
