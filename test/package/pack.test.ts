@@ -45,10 +45,12 @@ beforeAll(async () => {
 }, 15 * 60_000)
 
 afterAll(async () => {
+  destroyAllClients()
+  // Each bin stores its rooms before it exits: a few seconds each on a loaded machine.
   await Promise.all(bins.map((started) => started.stop()))
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true })
   project.dispose()
-})
+}, 120_000)
 
 describe('the packed tarball', () => {
   it('holds the built entry points, their types and the page, and no TypeScript sources', () => {
@@ -203,8 +205,6 @@ function withServer(snippet: string, expression: string): string {
 }
 
 describe('the README, followed from the packed tarball', () => {
-  afterAll(() => destroyAllClients())
-
   it("the engine snippet runs on this Node, writing into the room, and fails without `ws` where Node has no WebSocket", { timeout: 120_000 }, async () => {
     const server = await bin([])
     const ws = `ws://127.0.0.1:${server.port}`

@@ -13,9 +13,10 @@ export interface ToolbarOptions {
 }
 
 /**
- * The bar above the editor, always one row: room, read-only badge, language, soft wrap, the people
- * in the room, the local user's name and colour (editable), the key help, and the connection state,
- * which is always visible.
+ * The bar above the editor, always one row: room, read-only badge, the people in the room, then
+ * language, soft wrap, the local user's name and colour (editable) and the key help, and the
+ * connection state, which is always visible. On a narrow screen (style: under 40rem) the middle
+ * settings fold into a "Menu" button's panel, so the bar fits a 360 px phone.
  */
 export class Toolbar {
   readonly element: HTMLElement
@@ -26,6 +27,8 @@ export class Toolbar {
   private readonly softWrap: HTMLButtonElement
   private readonly nameInput: HTMLInputElement
   private readonly colorInput: HTMLInputElement
+  private readonly menuButton: HTMLButtonElement
+  private readonly menu: HTMLElement
   private user: UserIdentity
 
   constructor(
@@ -115,7 +118,29 @@ export class Toolbar {
 
     this.connection = el('span', 'cx-connection', 'connection')
     this.connection.setAttribute('role', 'status')
-    this.element.append(this.language, this.softWrap, spacer, this.peers, me, help, this.connection)
+    // The settings: inline in the bar on a wide screen, a panel under "Menu" on a narrow one.
+    this.menu = el('div', 'cx-menu', 'menu')
+    this.menu.id = 'cx-menu'
+    this.menu.append(this.language, this.softWrap, me, help)
+    this.menuButton = el('button', 'cx-toggle cx-menu-button', 'menu-button')
+    this.menuButton.type = 'button'
+    this.menuButton.textContent = 'Menu'
+    this.menuButton.setAttribute('aria-controls', this.menu.id)
+    this.menuButton.setAttribute('aria-expanded', 'false')
+    this.menuButton.addEventListener('click', () => this.setMenuOpen(this.menuButton.getAttribute('aria-expanded') !== 'true'))
+    this.menu.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape') return
+      this.setMenuOpen(false)
+      this.menuButton.focus()
+    })
+    help.addEventListener('click', () => this.setMenuOpen(false))
+    this.element.append(spacer, this.peers, this.menuButton, this.menu, this.connection)
+  }
+
+  /** Opens or closes the settings panel of a narrow screen. */
+  setMenuOpen(open: boolean): void {
+    this.menuButton.setAttribute('aria-expanded', String(open))
+    this.element.classList.toggle('cx-menu-open', open)
   }
 
   /** Connects the language selector to the editor. */
