@@ -11,6 +11,7 @@ import { Session, serverUrlFor, type Refusal } from './session.ts'
 import { readTokenHint } from './token.ts'
 import { Toolbar } from './toolbar.ts'
 import { loadUser, saveUser, type UserIdentity } from './user.ts'
+import { fitVisualViewport } from './viewport.ts'
 
 /** What the page exposes as `window.cotext`, for scripts and tests. */
 export interface CotextHandle {
@@ -121,6 +122,7 @@ export function openRoomPage(root: HTMLElement, room: string, token: string | nu
   session.onDidRefuse((refusal) => showRefusal(page, refusal, mounted))
 
   restoreCursor(storage, room, editor, session, () => view.requestAutoscroll())
+  fitVisualViewport(win, page, mounted)
 
   // F1 opens the key help from anywhere on the page (the editor handles it itself when focused).
   doc.addEventListener('keydown', (event) => {
