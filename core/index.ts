@@ -38,3 +38,5 @@ export { Peer } from './collab/peer.ts'
 export type { RelativePositionJSON, SelectionJSON, UserInfo } from './collab/awareness-state.ts'
 /** Where the editor reports what it ignores, such as a peer's malformed awareness state. */
 export type { Logger } from './collab/collaboration.ts'
+/** Atom's bracket-matcher as pure functions of the text: the pair at a cursor, auto-closing, empty pairs. */
+export { bracketPairAt, typedBracketAction, isInsideEmptyPair, AUTO_CLOSE_PAIRS, BRACKET_PAIRS, type BracketPair, type TypedBracketAction } from './motions/brackets.ts'

@@ -80,6 +80,7 @@ export class Toolbar {
 
     const spacer = el('span', 'cx-spacer')
     this.peers = el('div', 'cx-peers', 'peers')
+    this.peers.setAttribute('role', 'group')
     this.peers.setAttribute('aria-label', 'People in this room (click to follow)')
 
     const me = el('div', 'cx-me')

@@ -2,6 +2,7 @@ import { ReadOnlyEditorError, type TextEditor } from '../../core/index.ts'
 import { INPUT_ANCHOR, type EditorView } from '../view/editor-view.ts'
 import { commandForKeystroke, isChordPrefix, type Command, type CommandContext } from './keymap.ts'
 import { keystrokeForEvent } from './keystroke.ts'
+import { typeWithBrackets } from './brackets.ts'
 import type { SystemClipboard } from './system-clipboard.ts'
 
 
@@ -18,8 +19,8 @@ export interface InputHost {
   showKeyHelp(): void
 }
 
-export const TAB_MOVES_FOCUS_ON = 'Tab moves focus (Ctrl+M: Tab indents again)'
-export const TAB_MOVES_FOCUS_OFF = 'Tab indents (Ctrl+M: Tab moves focus)'
+export const TAB_MOVES_FOCUS_ON = 'Tab moves focus (Ctrl+Shift+M: Tab indents again)'
+export const TAB_MOVES_FOCUS_OFF = 'Tab indents (Ctrl+Shift+M: Tab moves focus)'
 
 /**
  * Keyboard, text and clipboard input on the editing surface. Keys go through the keymap to core
@@ -30,7 +31,7 @@ export const TAB_MOVES_FOCUS_OFF = 'Tab indents (Ctrl+M: Tab moves focus)'
  * every `beforeinput` is cancelled, so the rendered lines only ever show the model.
  *
  * Tab indents, so a keyboard user could not leave (WCAG 2.1.2): as in CodeMirror, Tab or Shift+Tab
- * right after Escape moves focus instead, and Ctrl+M (as in VS Code) makes Tab move focus until
+ * right after Escape moves focus instead, and Ctrl+Shift+M (VS Code's key on macOS; Atom's Ctrl+M jumps to the matching bracket) makes Tab move focus until
  * pressed again.
  */
 export class KeyboardInput {
@@ -68,7 +69,7 @@ export class KeyboardInput {
     for (const cleanup of this.cleanups) cleanup()
   }
 
-  /** Whether Tab moves focus out of the editor instead of indenting (Ctrl+M toggles it). */
+  /** Whether Tab moves focus out of the editor instead of indenting (Ctrl+Shift+M toggles it). */
   getTabMovesFocus(): boolean {
     return this.tabMovesFocus
   }
@@ -110,7 +111,7 @@ export class KeyboardInput {
     if (keystroke === null) return
     const escaped = this.escaped
     this.escaped = keystroke === 'escape'
-    if (keystroke === 'ctrl-m') {
+    if (keystroke === 'ctrl-shift-m') {
       event.preventDefault()
       this.pendingChord = ''
       this.setTabMovesFocus(!this.tabMovesFocus)
@@ -238,6 +239,7 @@ export class KeyboardInput {
       edits: true,
       run: () => {
         if (replaceAll) editor.selectAll()
+        else if (typeWithBrackets(editor, text)) return
         editor.insertText(text, { groupUndo: true })
       },
     })
