@@ -22,6 +22,8 @@ let viewCount = 0
 const HINT_MS = 2500
 /** The most of a selection the caret line holds for screen readers (a whole 5 MB file is not read out). */
 const MAX_SPOKEN_SELECTION = 10_000
+/** Documents this long (UTF-16 units) show fold toggles once highlighting has covered them. */
+const BIG_DOCUMENT = 256 * 1024
 /** Characters of the cursor's row copied on each side of the caret. */
 const MAX_ROW_COPY = 2_000
 
@@ -155,7 +157,7 @@ export class EditorView {
     this.measure()
     this.highlighter = new RowHighlighter(editor, this.win, () => this.requestRender({ lines: true }))
     this.lines = new LinesLayer(editor, this.textLayer, null, this.lineHeight, (first, texts) => this.highlighter.spansForScreenRows(first, texts))
-    this.gutter = new Gutter(editor, gutterElement, this.lineHeight)
+    this.gutter = new Gutter(editor, gutterElement, this.lineHeight, () => editor.getBuffer().getLength() < BIG_DOCUMENT || this.highlighter.isComplete())
     this.selections = new SelectionsLayer(this.highlightLayer, this.cursorLayer)
 
     const all = (): void => this.requestRender({ lines: true, decorations: true, size: true })
