@@ -52,3 +52,5 @@ export { AuthorshipRun, type TextDiff } from './collab/authorship.ts'
 export type { ChangeEntry, ChangeQuery, RevertWindow } from './collab/change-log.ts'
 /** Who made a change (client, user, attested), and the map where the server binds clients to users. */
 export { AUTHORS_MAP, type AuthorUser, type ChangeAuthor } from './collab/authors.ts'
+/** Atom's bracket-matcher as pure functions of the text: the pair at a cursor, auto-closing, empty pairs. */
+export { bracketPairAt, typedBracketAction, isInsideEmptyPair, AUTO_CLOSE_PAIRS, BRACKET_PAIRS, type BracketPair, type TypedBracketAction } from './motions/brackets.ts'

@@ -8,6 +8,8 @@ import { EditorView } from './view/editor-view.ts'
 import { KeyHelp } from './view/key-help.ts'
 import { PeerActivity } from './view/peer-activity.ts'
 import type { PeerLike } from './view/peer-types.ts'
+import { BracketLayer } from './view/bracket-layer.ts'
+import { PeerAnnouncer } from './view/peer-announcer.ts'
 import { PeersLayer } from './view/peers-layer.ts'
 
 export interface MountEditorOptions {
@@ -74,6 +76,8 @@ export function mountEditor(element: HTMLElement, options: MountEditorOptions): 
   const activity = new PeerActivity(editor)
   const peersLayer = new PeersLayer(view, editor, activity, options.labelMs)
   const keyHelp = new KeyHelp(view.element)
+  const announcer = new PeerAnnouncer(view.element, editor, element.ownerDocument.defaultView!)
+  const brackets = new BracketLayer(view, editor)
 
   let followed: PeerLike | null = null
   const followListeners = new Set<(peer: PeerLike | null) => void>()
@@ -119,6 +123,8 @@ export function mountEditor(element: HTMLElement, options: MountEditorOptions): 
       mouse.dispose()
       keyboard.dispose()
       keyHelp.dispose()
+      announcer.dispose()
+      brackets.dispose()
       peersLayer.dispose()
       activity.dispose()
       view.destroy()

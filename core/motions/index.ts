@@ -31,3 +31,13 @@ export {
 } from './word.ts'
 export { beginningOfNextParagraph, beginningOfPreviousParagraph, paragraphRowRange } from './paragraph.ts'
 export { firstCharacterColumn, leadingWhitespaceLength, trailingWhitespaceStart } from './line.ts'
+export {
+  AUTO_CLOSE_PAIRS,
+  BRACKET_PAIRS,
+  MAX_ROWS_TO_SCAN,
+  type BracketPair,
+  type TypedBracketAction,
+  bracketPairAt,
+  isInsideEmptyPair,
+  typedBracketAction,
+} from './brackets.ts'

@@ -138,10 +138,10 @@ export class ConsumerProject {
     return run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], this.app, 5 * 60_000)
   }
 
-  /** Bundles page/ (index.html and main.js) into page/dist with this repository's Vite. */
-  async bundlePage(): Promise<string> {
-    await runOrThrow(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], join(this.app, 'page'), 5 * 60_000)
-    return join(this.app, 'page', 'dist')
+  /** Bundles `dir` (page/: index.html and its script) into `dir`/dist with this repository's Vite. */
+  async bundlePage(dir = 'page'): Promise<string> {
+    await runOrThrow(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], join(this.app, dir), 5 * 60_000)
+    return join(this.app, dir, 'dist')
   }
 
   dispose(): void {

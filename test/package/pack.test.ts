@@ -1,4 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -6,6 +8,7 @@ import type { Browser, Page } from 'playwright-core'
 import { launchChromium } from '../web/browser/harness.ts'
 import { ConsumerProject, ROOT, startBin, type BinProcess } from './consumer-project.ts'
 import { ENGINE, SERVER, TSCONFIG, WEB, WRONG, WRONG_ERROR } from './typed-consumer.ts'
+import { connectSynced, destroyAllClients } from '../server/helpers/clients.ts'
 
 /**
  * Cotext as an app gets it from npm: `npm pack`, the tarball installed with yjs, y-protocols and
@@ -42,10 +45,12 @@ beforeAll(async () => {
 }, 15 * 60_000)
 
 afterAll(async () => {
+  destroyAllClients()
+  // Each bin stores its rooms before it exits: a few seconds each on a loaded machine.
   await Promise.all(bins.map((started) => started.stop()))
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true })
   project.dispose()
-})
+}, 120_000)
 
 describe('the packed tarball', () => {
   it('holds the built entry points, their types and the page, and no TypeScript sources', () => {
@@ -176,4 +181,121 @@ describe.skipIf(!HAS_WEB)('cotext/web in a page bundled by the app', () => {
     expect(await remoteCursor(ada.page, 'Bob').getAttribute('data-column')).toBe('7')
     expect([...ada.errors, ...bob.errors]).toEqual([])
   }, 120_000)
+})
+
+/**
+ * The README's code block (```ts) that follows `heading`: what a reader copies. The tests below run
+ * it as written, changing only the server's address (and what they need to look inside).
+ */
+function readmeSnippet(heading: string): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const at = readme.indexOf(`\n${heading}\n`)
+  if (at < 0) throw new Error(`README.md has no heading ${JSON.stringify(heading)}`)
+  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(at))
+  if (block === null) throw new Error(`README.md has no ts block after ${JSON.stringify(heading)}`)
+  return block[1]!
+}
+
+/** The address the README's snippets connect to; the tests swap in the server they started. */
+const README_WS_URL = "'ws://127.0.0.1:1234'"
+
+function withServer(snippet: string, expression: string): string {
+  expect(snippet).toContain(README_WS_URL)
+  return snippet.replaceAll(README_WS_URL, expression)
+}
+
+describe('the README, followed from the packed tarball', () => {
+  it("the engine snippet runs on this Node, writing into the room, and fails without `ws` where Node has no WebSocket", { timeout: 120_000 }, async () => {
+    const server = await bin([])
+    const ws = `ws://127.0.0.1:${server.port}`
+    const snippet = withServer(readmeSnippet('### The engine: `cotext`'), JSON.stringify(ws))
+    project.write('readme-engine.mjs', snippet)
+    const result = await project.node('readme-engine.mjs')
+    expect([result.status, result.stderr]).toEqual([0, ''])
+    expect(result.stdout).toBe('[]\n')
+    const reader = await connectSynced(ws, 'team/notes.md')
+    expect(reader.text.toString()).toMatch(/^\nbuilt at \d{4}-\d\d-\d\dT[\d:.]+Z$/)
+
+    // Without the polyfill: the README says Node 20 and 21 need it (a global WebSocket came in 22.4).
+    const bare = snippet.split('\n').filter((line) => !line.includes("from 'ws'")).join('\n').replace(', { WebSocketPolyfill: WebSocket }', '')
+    project.write('readme-engine-bare.mjs', bare)
+    const withoutWs = await project.node('readme-engine-bare.mjs', [], 15_000).catch((error: Error) => ({ status: null, stdout: '', stderr: error.message }))
+    const [major, minor] = process.versions.node.split('.').map(Number) as [number, number]
+    if (major < 22 || (major === 22 && minor < 4)) {
+      expect(withoutWs.stderr).toContain('WebSocket is not defined')
+    } else {
+      expect([withoutWs.status, withoutWs.stderr]).toEqual([0, ''])
+    }
+  })
+})
+
+describe.skipIf(!HAS_WEB)("the README's cotext/web snippet in an app served from another origin", () => {
+  let browser: Browser
+  let appBase: string
+  let appServer: HttpServer
+
+  beforeAll(async () => {
+    // The snippet as the README shows it, connecting to the server named in the address, and
+    // telling the test what it made (the README's last line, destroy(), is left for the test).
+    const snippet = withServer(readmeSnippet('### The editor in your page: `cotext/web`'), "new URLSearchParams(location.search).get('server')!")
+    const lines = snippet.split('\n')
+    expect(lines.filter((line) => line.startsWith('destroy()'))).toHaveLength(1)
+    project.write('readme-page/main.ts', `${lines.filter((line) => !line.startsWith('destroy()')).join('\n')}\n;(window as unknown as { readme: unknown }).readme = { editor, provider, doc, destroy }\n`)
+    const webDir = await project.bundlePage('readme-page')
+    // The app's own server, as a dev server would be: its files, on another port (another origin),
+    // with no Content-Security-Policy of Cotext's.
+    appServer = createHttpServer((request, response) => {
+      const path = new URL(request.url ?? '/', 'http://app').pathname
+      const file = join(webDir, path === '/' ? 'index.html' : path)
+      if (!file.startsWith(webDir) || !existsSync(file)) {
+        response.writeHead(404).end()
+        return
+      }
+      const type = file.endsWith('.html') ? 'text/html' : file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'application/octet-stream'
+      response.writeHead(200, { 'content-type': type }).end(readFileSync(file))
+    })
+    await new Promise<void>((resolve) => appServer.listen(0, '127.0.0.1', resolve))
+    browser = await launchChromium()
+    appBase = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`
+  }, 5 * 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await new Promise((resolve) => appServer?.close(resolve))
+  })
+
+  async function openApp(roomsPort: number): Promise<{ page: Page; console: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 800, height: 500 } })
+    const page = await context.newPage()
+    const console: string[] = []
+    page.on('console', (message) => console.push(message.text()))
+    page.on('pageerror', (error) => console.push(error.message))
+    await page.goto(`${appBase}/?server=${encodeURIComponent(`ws://127.0.0.1:${roomsPort}`)}`)
+    await page.waitForFunction(() => (window as unknown as { readme?: unknown }).readme !== undefined)
+    return { page, console }
+  }
+
+  const synced = (page: Page) => page.evaluate(() => (window as unknown as { readme: { provider: { synced: boolean } } }).readme.provider.synced)
+
+  it('is refused with 403 by a server that does not list the origin, as the README warns', { timeout: 120_000 }, async () => {
+    const rooms = await bin([])
+    const { page, console } = await openApp(rooms.port)
+    await expect.poll(() => console.some((line) => line.includes('403')), { timeout: 30_000 }).toBe(true)
+    expect(await synced(page)).toBe(false)
+    expect(rooms.logs.some((line) => line.reason === 'origin' || String(line.msg).includes('origin'))).toBe(true)
+  })
+
+  it('co-edits through a server started with --allowed-origins for the app', { timeout: 120_000 }, async () => {
+    const rooms = await bin(['--allowed-origins', appBase])
+    const { page, console } = await openApp(rooms.port)
+    await expect.poll(() => synced(page), { timeout: 30_000 }).toBe(true)
+    // The snippet typed 'hello' once synced... or before: either way the room has it.
+    const reader = await connectSynced(`ws://127.0.0.1:${rooms.port}`, 'team/notes.md')
+    await expect.poll(() => reader.text.toString()).toBe('hello')
+    await page.locator('#editor [data-testid=editor]').click()
+    await page.keyboard.press('Control+End')
+    await page.keyboard.type(' from the app')
+    await expect.poll(() => reader.text.toString()).toBe('hello from the app')
+    expect(console.filter((line) => /error|403/i.test(line))).toEqual([])
+  })
 })

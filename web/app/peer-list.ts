@@ -120,7 +120,7 @@ export class PeerList {
     this.more.hidden = hidden === 0
     this.more.textContent = `+${hidden}`
     this.more.title = `${hidden} more in this room`
-    this.more.setAttribute('aria-label', `${hidden} more people in this room: show everyone`)
+    this.more.setAttribute('aria-label', `+${hidden} more people in this room: show everyone`)
     if (hidden === 0 && !this.list.hidden) this.setListOpen(false)
     if (!this.list.hidden) placeChildren(this.list, peers.map((peer) => this.button(peer, 'row')))
     if (focusedId !== undefined && focusedIn !== null) {
@@ -144,10 +144,11 @@ export class PeerList {
     const following = peer === this.mounted.getFollowed()
     button.setAttribute('aria-pressed', String(following))
     button.title = following ? `Following ${name}; click to stop` : `Follow ${name}`
-    button.setAttribute('aria-label', button.title)
-    button.querySelector('.cx-initials')!.textContent = initialsOf(name)
-    const label = button.querySelector('.cx-peer-name')
-    if (label !== null) label.textContent = name
+    // The accessible name starts with what the button shows ("KS Kind Seal", WCAG 2.5.3), from its
+    // content; aria-pressed says whether this person is followed.
+    const initials = initialsOf(name)
+    button.querySelector('.cx-initials')!.textContent = initials
+    button.querySelector('.cx-peer-name')!.textContent = name
     return button
   }
 
@@ -160,13 +161,10 @@ export class PeerList {
     button.dataset.clientId = String(peer.clientId)
     const initials = doc.createElement('span')
     initials.className = 'cx-initials'
-    initials.setAttribute('aria-hidden', 'true')
-    button.appendChild(initials)
-    if (kind === 'row') {
-      const label = doc.createElement('span')
-      label.className = 'cx-peer-name'
-      button.appendChild(label)
-    }
+    // The row shows the name beside the initials; the avatar has it for screen readers only.
+    const label = doc.createElement('span')
+    label.className = kind === 'avatar' ? 'cx-peer-name cx-visually-hidden' : 'cx-peer-name'
+    button.append(initials, doc.createTextNode(' '), label)
     button.addEventListener('click', (event) => {
       this.mounted.follow(peer === this.mounted.getFollowed() ? null : peer)
       // Pressed at once, not a frame later: the button answers the click it was given.

@@ -13,6 +13,7 @@ import { Session, serverUrlFor, type Refusal } from './session.ts'
 import { readTokenHint } from './token.ts'
 import { Toolbar } from './toolbar.ts'
 import { loadUser, saveUser, type UserIdentity } from './user.ts'
+import { fitVisualViewport } from './viewport.ts'
 
 /** What the page exposes as `window.cotext`, for scripts and tests. */
 export interface CotextHandle {
@@ -127,6 +128,7 @@ export function openRoomPage(root: HTMLElement, room: string, token: string | nu
   session.onDidRefuse((refusal) => showRefusal(page, refusal, mounted))
 
   restoreCursor(storage, room, editor, session, () => view.requestAutoscroll())
+  fitVisualViewport(win, page, mounted)
 
   // Ctrl+F find, Ctrl+H replace, Ctrl+G go to line (web/find/find-bar.ts).
   new FindBar(view.element, editor, view, win)

@@ -17,9 +17,10 @@ export interface ToolbarOptions {
 }
 
 /**
- * The bar above the editor, always one row: room, read-only badge, language, soft wrap, the people
- * in the room, the local user's name and colour (editable), the key help, and the connection state,
- * which is always visible.
+ * The bar above the editor, always one row: room, read-only badge, the people in the room, then
+ * language, soft wrap, the local user's name and colour (editable) and the key help, and the
+ * connection state, which is always visible. On a narrow screen (style: under 40rem) the middle
+ * settings fold into a "Menu" button's panel, so the bar fits a 360 px phone.
  */
 export class Toolbar {
   readonly element: HTMLElement
@@ -30,6 +31,8 @@ export class Toolbar {
   private readonly softWrap: HTMLButtonElement
   private readonly nameInput: HTMLInputElement
   private readonly colorInput: HTMLInputElement
+  private readonly menuButton: HTMLButtonElement
+  private readonly menu: HTMLElement
   private user: UserIdentity
   private readonly authorship: HTMLButtonElement | null = null
   private readonly history: HTMLButtonElement | null = null
@@ -83,6 +86,7 @@ export class Toolbar {
 
     const spacer = el('span', 'cx-spacer')
     this.peers = el('div', 'cx-peers', 'peers')
+    this.peers.setAttribute('role', 'group')
     this.peers.setAttribute('aria-label', 'People in this room (click to follow)')
 
     const me = el('div', 'cx-me')
@@ -116,12 +120,11 @@ export class Toolbar {
     help.type = 'button'
     help.textContent = '?'
     help.title = 'Keys (F1)'
-    help.setAttribute('aria-label', 'Key help (F1)')
+    help.setAttribute('aria-label', '? Key help (F1)')
     help.addEventListener('click', () => options.onKeyHelp())
 
     this.connection = el('span', 'cx-connection', 'connection')
     this.connection.setAttribute('role', 'status')
-    this.element.append(this.language, this.softWrap)
     // Who wrote what, and the history panel (web/view/authorship-layer.ts, web/app/history-panel.ts).
     if (options.onAuthorship) {
       const authorship = (this.authorship = el('button', 'cx-toggle', 'authorship-toggle'))
@@ -130,7 +133,6 @@ export class Toolbar {
       authorship.title = 'Colour the text by who wrote it (Alt+Shift+A)'
       authorship.setAttribute('aria-pressed', 'false')
       authorship.addEventListener('click', () => options.onAuthorship!(authorship.getAttribute('aria-pressed') !== 'true'))
-      this.element.appendChild(authorship)
     }
     if (options.onHistory) {
       const history = (this.history = el('button', 'cx-toggle', 'history-toggle'))
@@ -139,9 +141,30 @@ export class Toolbar {
       history.title = 'Versions and recent changes (Alt+Shift+H)'
       history.setAttribute('aria-expanded', 'false')
       history.addEventListener('click', () => options.onHistory!())
-      this.element.appendChild(history)
     }
-    this.element.append(spacer, this.peers, me, help, this.connection)
+    // The settings: inline in the bar on a wide screen, a panel under "Menu" on a narrow one.
+    this.menu = el('div', 'cx-menu', 'menu')
+    this.menu.id = 'cx-menu'
+    this.menu.append(this.language, this.softWrap, ...[this.authorship, this.history].filter((button): button is HTMLButtonElement => button !== null), me, help)
+    this.menuButton = el('button', 'cx-toggle cx-menu-button', 'menu-button')
+    this.menuButton.type = 'button'
+    this.menuButton.textContent = 'Menu'
+    this.menuButton.setAttribute('aria-controls', this.menu.id)
+    this.menuButton.setAttribute('aria-expanded', 'false')
+    this.menuButton.addEventListener('click', () => this.setMenuOpen(this.menuButton.getAttribute('aria-expanded') !== 'true'))
+    this.menu.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape') return
+      this.setMenuOpen(false)
+      this.menuButton.focus()
+    })
+    help.addEventListener('click', () => this.setMenuOpen(false))
+    this.element.append(spacer, this.peers, this.menuButton, this.menu, this.connection)
+  }
+
+  /** Opens or closes the settings panel of a narrow screen. */
+  setMenuOpen(open: boolean): void {
+    this.menuButton.setAttribute('aria-expanded', String(open))
+    this.element.classList.toggle('cx-menu-open', open)
   }
 
   /** Shows whether the authorship colours are on. */

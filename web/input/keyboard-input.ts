@@ -2,6 +2,7 @@ import { ReadOnlyEditorError, type TextEditor } from '../../core/index.ts'
 import { INPUT_ANCHOR, type EditorView } from '../view/editor-view.ts'
 import { commandForKeystroke, isChordPrefix, type Command, type CommandContext } from './keymap.ts'
 import { keystrokeForEvent } from './keystroke.ts'
+import { typeWithBrackets } from './brackets.ts'
 import type { SystemClipboard } from './system-clipboard.ts'
 
 
@@ -18,8 +19,8 @@ export interface InputHost {
   showKeyHelp(): void
 }
 
-export const TAB_MOVES_FOCUS_ON = 'Tab moves focus (Ctrl+M: Tab indents again)'
-export const TAB_MOVES_FOCUS_OFF = 'Tab indents (Ctrl+M: Tab moves focus)'
+export const TAB_MOVES_FOCUS_ON = 'Tab moves focus (Ctrl+Shift+M: Tab indents again)'
+export const TAB_MOVES_FOCUS_OFF = 'Tab indents (Ctrl+Shift+M: Tab moves focus)'
 
 /**
  * Keyboard, text and clipboard input on the editing surface. Keys go through the keymap to core
@@ -30,7 +31,7 @@ export const TAB_MOVES_FOCUS_OFF = 'Tab indents (Ctrl+M: Tab moves focus)'
  * every `beforeinput` is cancelled, so the rendered lines only ever show the model.
  *
  * Tab indents, so a keyboard user could not leave (WCAG 2.1.2): as in CodeMirror, Tab or Shift+Tab
- * right after Escape moves focus instead, and Ctrl+M (as in VS Code) makes Tab move focus until
+ * right after Escape moves focus instead, and Ctrl+Shift+M (VS Code's key on macOS; Atom's Ctrl+M jumps to the matching bracket) makes Tab move focus until
  * pressed again.
  */
 export class KeyboardInput {
@@ -68,7 +69,7 @@ export class KeyboardInput {
     for (const cleanup of this.cleanups) cleanup()
   }
 
-  /** Whether Tab moves focus out of the editor instead of indenting (Ctrl+M toggles it). */
+  /** Whether Tab moves focus out of the editor instead of indenting (Ctrl+Shift+M toggles it). */
   getTabMovesFocus(): boolean {
     return this.tabMovesFocus
   }
@@ -82,23 +83,10 @@ export class KeyboardInput {
     return this.composing
   }
 
-  /** Keeps the DOM caret in the input span, where typing and IME happen. */
+  /** Keeps the DOM caret in the input span, where typing and IME happen (the view's caret line). */
   placeCaret(): void {
     if (this.composing) return
-    const span = this.host.view.inputSpan
-    const selection = span.ownerDocument.getSelection()
-    if (selection === null) return
-    let anchor = span.firstChild
-    if (anchor === null || anchor.nodeType !== Node.TEXT_NODE || anchor.textContent !== INPUT_ANCHOR || anchor !== span.lastChild) {
-      span.textContent = INPUT_ANCHOR
-      anchor = span.firstChild!
-    }
-    if (selection.rangeCount === 1 && selection.isCollapsed && selection.anchorNode === anchor && selection.anchorOffset === 1) return
-    const range = span.ownerDocument.createRange()
-    range.setStart(anchor, 1)
-    range.collapse(true)
-    selection.removeAllRanges()
-    selection.addRange(range)
+    this.host.view.syncDomSelection()
   }
 
   /** Runs a command as the user's action: read-only editors show the hint instead of throwing. */
@@ -123,7 +111,7 @@ export class KeyboardInput {
     if (keystroke === null) return
     const escaped = this.escaped
     this.escaped = keystroke === 'escape'
-    if (keystroke === 'ctrl-m') {
+    if (keystroke === 'ctrl-shift-m') {
       event.preventDefault()
       this.pendingChord = ''
       this.setTabMovesFocus(!this.tabMovesFocus)
@@ -202,6 +190,7 @@ export class KeyboardInput {
 
   private onCompositionStart(): void {
     this.composing = true
+    this.host.view.setComposing(true)
     this.host.view.inputSpan.classList.add('cx-composing')
     if (this.host.editor.isReadOnly()) this.host.view.showHint(this.host.view.readOnlyHint)
   }
@@ -216,6 +205,7 @@ export class KeyboardInput {
 
   private onCompositionEnd(event: CompositionEvent): void {
     this.composing = false
+    this.host.view.setComposing(false)
     this.host.view.setCompositionWidth(null)
     const span = this.host.view.inputSpan
     span.classList.remove('cx-composing')
@@ -249,6 +239,7 @@ export class KeyboardInput {
       edits: true,
       run: () => {
         if (replaceAll) editor.selectAll()
+        else if (typeWithBrackets(editor, text)) return
         editor.insertText(text, { groupUndo: true })
       },
     })
@@ -262,7 +253,7 @@ export class KeyboardInput {
   private surfaceIsSelected(): boolean {
     const selection = this.host.view.surface.ownerDocument.getSelection()
     if (selection === null || selection.isCollapsed) return false
-    return !this.host.view.inputSpan.contains(selection.anchorNode)
+    return !this.host.view.holdsDomNode(selection.anchorNode)
   }
 
   private guard(fn: () => void): void {

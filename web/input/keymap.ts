@@ -1,5 +1,6 @@
 import type { TextEditor } from '../../core/index.ts'
 import { selectNext } from './select-next.ts'
+import { backspaceEmptyPairs, goToMatchingBracket } from './brackets.ts'
 
 /**
  * Atom's default Linux keymap for a text editor (keymaps/base.cson and linux.cson, plus ctrl-d from
@@ -95,6 +96,7 @@ export const KEYMAP: Readonly<Record<string, string>> = {
   'shift-delete': 'core:cut',
   'ctrl-v': 'core:paste',
   'shift-insert': 'core:paste',
+  'ctrl-m': 'bracket-matcher:go-to-matching-bracket',
 }
 
 export interface CommandContext {
@@ -168,7 +170,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'editor:unfold-all': move((e) => e.unfoldAll()),
   ...foldAtIndentLevelCommands(),
   'find-and-replace:select-next': move(selectNext),
-  'core:backspace': edit((e) => e.backspace()),
+  'core:backspace': edit((e) => backspaceEmptyPairs(e) || e.backspace()),
   'core:delete': edit((e) => e.delete()),
   'editor:delete-to-beginning-of-word': edit((e) => e.deleteToBeginningOfWord()),
   'editor:delete-to-end-of-word': edit((e) => e.deleteToEndOfWord()),
@@ -196,6 +198,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'core:copy': { clipboard: 'copy', run: ({ editor }) => editor.copySelectedText() },
   'core:cut': { clipboard: 'cut', edits: true, run: ({ editor }) => editor.cutSelectedText() },
   'core:paste': { clipboard: 'paste', edits: true, run: ({ editor }) => editor.pasteText() },
+  'bracket-matcher:go-to-matching-bracket': move(goToMatchingBracket),
 }
 
 /**

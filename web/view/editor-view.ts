@@ -20,6 +20,12 @@ export const INPUT_ANCHOR = '\u200b'
 let viewCount = 0
 /** How long a hint ("read-only") stays on screen. */
 const HINT_MS = 2500
+/** The most of a selection the caret line holds for screen readers (a whole 5 MB file is not read out). */
+const MAX_SPOKEN_SELECTION = 10_000
+/** Documents this long (UTF-16 units) show fold toggles once highlighting has covered them. */
+const BIG_DOCUMENT = 256 * 1024
+/** Characters of the cursor's row copied on each side of the caret. */
+const MAX_ROW_COPY = 2_000
 
 /** A layer drawn over the text each frame (the peers' cursors): told where things go. */
 export interface DecorationLayer {
@@ -41,10 +47,22 @@ interface Dirty {
 export class EditorView {
   readonly element: HTMLElement
   readonly scroller: HTMLElement
-  /** `[data-testid=editor]`: the focusable editing surface, which holds the rendered lines. */
+  /** `[data-testid=editor]`: the focusable editing surface, which holds the caret line. */
   readonly surface: HTMLElement
+  /** The rendered rows (`.cx-line`), under the surface. */
+  readonly textLayer: HTMLElement
   /** Where the DOM caret lives for typing and IME; drawn at the last cursor. */
   readonly inputSpan: HTMLElement
+  /**
+   * What assistive technology reads, as Monaco's screen-reader mode does with its textarea: the
+   * last cursor's row (text before the caret, the input span, text after), or the last selection's
+   * text, with the DOM selection set to match. Transparent, laid over the row it copies; the
+   * rendered rows are hidden from assistive technology.
+   */
+  readonly caretLine: HTMLElement
+  private readonly beforeCaret: HTMLElement
+  private readonly afterCaret: HTMLElement
+  private composing = false
   readonly content: HTMLElement
   /** What an attempt to edit a read-only editor shows. */
   readOnlyHint = 'Read-only: this link can follow the document but not change it'
@@ -93,6 +111,9 @@ export class EditorView {
     gutterElement.setAttribute('aria-hidden', 'true')
     this.content = el('div', 'cx-content')
     this.highlightLayer = el('div', 'cx-layer cx-highlights')
+    // The picture of the text, outside the editing surface: assistive technology reads the caret line.
+    this.textLayer = el('div', 'cx-text')
+    this.textLayer.setAttribute('aria-hidden', 'true')
     this.surface = el('div', 'cx-surface')
     this.surface.dataset.testid = 'editor'
     this.surface.contentEditable = 'true'
@@ -112,7 +133,12 @@ export class EditorView {
     this.surface.setAttribute('aria-readonly', String(editor.isReadOnly()))
     this.inputSpan = el('span', 'cx-input')
     this.inputSpan.textContent = INPUT_ANCHOR
-    this.surface.appendChild(this.inputSpan)
+    this.caretLine = el('span', 'cx-input-line')
+    this.caretLine.dataset.testid = 'caret-line'
+    this.beforeCaret = el('span', 'cx-input-before')
+    this.afterCaret = el('span', 'cx-input-after')
+    this.caretLine.append(this.beforeCaret, this.inputSpan, this.afterCaret)
+    this.surface.appendChild(this.caretLine)
     this.cursorLayer = el('div', 'cx-layer cx-cursors')
     this.overlayLayer = el('div', 'cx-layer cx-overlays')
     this.probe = el('span', 'cx-probe')
@@ -121,7 +147,7 @@ export class EditorView {
     this.hint = el('div', 'cx-hint')
     this.hint.dataset.testid = 'hint'
     this.hint.setAttribute('role', 'status')
-    this.content.append(this.highlightLayer, this.surface, this.cursorLayer, this.overlayLayer, this.probe)
+    this.content.append(this.highlightLayer, this.textLayer, this.surface, this.cursorLayer, this.overlayLayer, this.probe)
     this.sizer.append(gutterElement, this.content)
     this.scroller.appendChild(this.sizer)
     this.element.append(this.scroller, this.hint, description)
@@ -130,8 +156,8 @@ export class EditorView {
 
     this.measure()
     this.highlighter = new RowHighlighter(editor, this.win, () => this.requestRender({ lines: true }))
-    this.lines = new LinesLayer(editor, this.surface, this.inputSpan, this.lineHeight, (first, texts) => this.highlighter.spansForScreenRows(first, texts))
-    this.gutter = new Gutter(editor, gutterElement, this.lineHeight)
+    this.lines = new LinesLayer(editor, this.textLayer, null, this.lineHeight, (first, texts) => this.highlighter.spansForScreenRows(first, texts))
+    this.gutter = new Gutter(editor, gutterElement, this.lineHeight, () => editor.getBuffer().getLength() < BIG_DOCUMENT || this.highlighter.isComplete())
     this.selections = new SelectionsLayer(this.highlightLayer, this.cursorLayer)
 
     const all = (): void => this.requestRender({ lines: true, decorations: true, size: true })
@@ -285,6 +311,44 @@ export class EditorView {
     this.requestRender({ lines: true, decorations: true })
   }
 
+  /** An IME composition is under way: the DOM selection is the browser's until it ends. */
+  setComposing(composing: boolean): void {
+    this.composing = composing
+    this.element.classList.toggle('cx-composing', composing)
+  }
+
+  /** Whether a DOM node is part of the caret line (where the DOM selection belongs). */
+  holdsDomNode(node: Node | null): boolean {
+    return node !== null && this.caretLine.contains(node)
+  }
+
+  /**
+   * Puts the DOM selection where the editor's last selection is, in the caret line: collapsed after
+   * the input span's anchor character for a cursor, over the text for a selection (its focus at the
+   * selection's head), so screen readers read the line or the selection and the caret's place in it.
+   */
+  syncDomSelection(): void {
+    if (this.composing) return
+    const selection = this.surface.ownerDocument.getSelection()
+    if (selection === null) return
+    let anchor = this.inputSpan.firstChild
+    if (anchor === null || anchor.nodeType !== Node.TEXT_NODE || anchor.textContent !== INPUT_ANCHOR || anchor !== this.inputSpan.lastChild) {
+      this.inputSpan.textContent = INPUT_ANCHOR
+      anchor = this.inputSpan.firstChild!
+    }
+    const last = this.editor.getLastSelection()
+    const spoken = last !== undefined && !last.isEmpty()
+    const before = this.beforeCaret.firstChild
+    const after = this.afterCaret.firstChild
+    if (spoken && !last.isReversed() && before !== null) {
+      setSelection(selection, before, 0, anchor, 0)
+    } else if (spoken && last.isReversed() && after !== null) {
+      setSelection(selection, after, after.textContent!.length, anchor, 1)
+    } else {
+      setSelection(selection, anchor, 1, anchor, 1)
+    }
+  }
+
   /** Shows a short message over the editor ("This document is read-only"). */
   showHint(text: string): void {
     this.hint.textContent = text
@@ -378,13 +442,42 @@ export class EditorView {
     this.placeInput(placement)
   }
 
-  /** The DOM caret (and so the IME's candidate window) sits at the last cursor. */
+  /**
+   * The caret line copies the last cursor's row, laid over it, so the DOM caret (and the IME's
+   * candidate window) sits at the cursor; with a selection it holds the selected text instead.
+   */
   private placeInput(placement: Placement): void {
-    const cursor = this.editor.getLastCursor()
-    if (cursor === undefined) return
-    const { row, column } = cursor.getScreenPosition()
-    setStyle(this.inputSpan, 'top', `${row * this.lineHeight}px`)
-    setStyle(this.inputSpan, 'left', `${PAD + placement.xFor(row, column)}px`)
+    const last = this.editor.getLastSelection()
+    if (last === undefined) return
+    const { row, column } = last.getHeadScreenPosition()
+    let before: string
+    let after: string
+    // Where the copy starts on the row: a very long line is copied only around the caret.
+    let start = column
+    if (last.isEmpty()) {
+      const text = this.lines.textForRow(row)
+      start = Math.max(0, column - MAX_ROW_COPY)
+      before = text.slice(start, column)
+      after = text.slice(column, column + MAX_ROW_COPY)
+    } else {
+      const range = last.getBufferRange()
+      // Only so much is read out: a selection of a whole big file is spoken from its start.
+      const end: [number, number] = range.end.row - range.start.row > 200 ? [range.start.row + 200, 0] : [range.end.row, range.end.column]
+      const text = this.editor.getTextInBufferRange([range.start, end]).slice(0, MAX_SPOKEN_SELECTION)
+      before = last.isReversed() ? '' : text
+      after = last.isReversed() ? text : ''
+    }
+    const beforeChanged = setText(this.beforeCaret, before)
+    const changed = setText(this.afterCaret, after) || beforeChanged
+    setStyle(this.caretLine, 'top', `${row * this.lineHeight}px`)
+    setStyle(this.caretLine, 'left', `${PAD + placement.xFor(row, start)}px`)
+    if (this.hasFocus() && (changed || !this.domSelectionMatches())) this.syncDomSelection()
+  }
+
+  /** The DOM selection is still in the caret line (a click elsewhere or the browser may move it). */
+  private domSelectionMatches(): boolean {
+    const selection = this.surface.ownerDocument.getSelection()
+    return selection !== null && selection.rangeCount > 0 && this.holdsDomNode(selection.anchorNode) && this.holdsDomNode(selection.focusNode)
   }
 
   private updateSize(lastRow: number): void {
@@ -420,4 +513,16 @@ export class EditorView {
     if (this.content.offsetWidth < needed) this.content.style.minWidth = `${needed}px`
     this.scroller.scrollLeft = scrollToShow(this.scroller.scrollLeft, visibleWidth, left, left + 2, 6 * this.charWidth)
   }
+}
+
+function setSelection(selection: Selection, anchorNode: Node, anchorOffset: number, focusNode: Node, focusOffset: number): void {
+  if (selection.anchorNode === anchorNode && selection.anchorOffset === anchorOffset && selection.focusNode === focusNode && selection.focusOffset === focusOffset) return
+  selection.setBaseAndExtent(anchorNode, anchorOffset, focusNode, focusOffset)
+}
+
+/** Sets an element's text when it differs; true when it changed (its text node was replaced). */
+function setText(element: HTMLElement, text: string): boolean {
+  if (element.textContent === text && (text === '' || element.firstChild !== null)) return false
+  element.textContent = text
+  return true
 }

@@ -22,6 +22,11 @@ export class Gutter {
     private readonly editor: TextEditor,
     readonly element: HTMLElement,
     private lineHeight: number,
+    /**
+     * Whether fold toggles may be asked for now: in a big document the language mode's folds need a
+     * whole parse, which must not hold up the first screen (the view says when its own is done).
+     */
+    private readonly foldsReady: () => boolean = () => true,
   ) {}
 
   setLineHeight(lineHeight: number): void {
@@ -45,6 +50,7 @@ export class Gutter {
       }
     }
     const displayLayer = this.editor.getDisplayLayer()
+    const foldsReady = this.foldsReady()
     let previousBufferRow = first > 0 ? this.editor.bufferRowForScreenRow(first - 1) : -1
     for (let row = first; row <= end; row++) {
       let line = next.get(row)
@@ -61,7 +67,7 @@ export class Gutter {
       let fold = ''
       if (startsBufferRow) {
         if (displayLayer.isFoldedAtBufferRow(bufferRow)) fold = 'folded'
-        else if (this.editor.isFoldableAtBufferRow(bufferRow)) fold = 'foldable'
+        else if (foldsReady && this.editor.isFoldableAtBufferRow(bufferRow)) fold = 'foldable'
       }
       const key = `${startsBufferRow ? bufferRow : -1}:${fold}`
       if (line.key !== key) {

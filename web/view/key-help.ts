@@ -10,7 +10,7 @@ import { KEYMAP } from '../input/keymap.ts'
 /** Keys the page handles itself: leaving the editor by keyboard, this help, and the find bar's keys. */
 export const PAGE_KEYS: readonly (readonly [keys: string, what: string])[] = [
   ['Escape, then Tab / Shift+Tab', 'Leave the editor (to the next / previous control)'],
-  ['Ctrl+M', 'Toggle Tab moves focus (instead of indenting)'],
+  ['Ctrl+Shift+M', 'Toggle Tab moves focus (instead of indenting)'],
   ['F1', 'Show this key help'],
   ['Ctrl+F', 'Find (Atom: find-and-replace:show)'],
   ['Ctrl+H', 'Find and replace (find-and-replace:show-replace)'],

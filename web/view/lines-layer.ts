@@ -4,7 +4,7 @@ import { spansKey, type ScreenSpan } from './highlights.ts'
 /**
  * The text: one absolutely positioned element per rendered screen row, keyed by row, reading only
  * screen lines (`lineTextForScreenRow`). A render touches the DOM only where a row's text changed,
- * and keeps the elements in row order so the surface's text reads like the document
+ * and keeps the elements in row order so the layer's text reads like the document
  * (`<div><span>text</span>\n</div>`: the newline is collapsed away on screen and in innerText but
  * separates lines in textContent).
  */
@@ -40,8 +40,8 @@ export class LinesLayer {
   constructor(
     private readonly editor: TextEditor,
     private readonly surface: HTMLElement,
-    /** The element that must stay the surface's last child (the input span). */
-    private readonly tail: HTMLElement,
+    /** An element that must stay the container's last child, if any. */
+    private readonly tail: HTMLElement | null,
     private lineHeight: number,
     /** Syntax highlight spans for screen rows, or null to paint them plain. */
     private readonly highlight: (first: number, texts: readonly string[]) => ScreenSpan[][] | null = () => null,
@@ -84,7 +84,7 @@ export class LinesLayer {
     }
     if (this.spare.length > 64) this.spare.length = 64
     this.rendered = next
-    if (this.tail.parentNode !== this.surface || this.tail.nextSibling !== null) this.surface.appendChild(this.tail)
+    if (this.tail !== null && (this.tail.parentNode !== this.surface || this.tail.nextSibling !== null)) this.surface.appendChild(this.tail)
   }
 
   /** Opens (or, with null, closes) room for an IME composition; applied on the next render. */

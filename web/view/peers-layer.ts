@@ -28,6 +28,8 @@ export class PeersLayer implements DecorationLayer {
   private readonly highlights: ElementPool
   private readonly cursors: ElementPool
   private readonly watched = new Map<PeerLike, Disposable[]>()
+  /** Where each peer's label was shown, and whether they have typed there since (the label fades). */
+  private readonly labelSpots = new Map<PeerLike, { row: number; column: number; faded: boolean }>()
   private readonly subscriptions: Disposable[] = []
   private followed: PeerLike | null = null
   private labelTimer = 0
@@ -94,6 +96,9 @@ export class PeersLayer implements DecorationLayer {
     this.cursors.begin()
     const peers = [...this.source.getPeers()].sort((a, b) => a.clientId - b.clientId)
     const now = Date.now()
+    // Labels shown at each spot so far: a second one stacks onto the first, never away from its caret
+    // because a local cursor (which has no label) shares the spot.
+    const labelsAt = new Map<string, number>()
     for (const peer of peers) {
       const color = peer.user.color || FALLBACK_COLOR
       const name = peer.user.name || 'Anonymous'
@@ -123,8 +128,15 @@ export class PeersLayer implements DecorationLayer {
         setStyle(label, 'color', textColorOn(color))
         if (label.textContent !== name) label.textContent = name
         const below = head.row === 0
-        setStyle(label, 'transform', stacked === 0 ? '' : `translateY(${below ? '' : '-'}${stacked * LABEL_STEP_PX}px)`)
-        const className = `cx-remote-cursor${below ? ' cx-label-below' : ''}${cursor === lastCursor && labeled ? ' cx-labeled' : ''}`
+        // Every peer's last cursor has a label (shown while active, or on hover): those stack.
+        const hasLabel = cursor === lastCursor
+        const showsLabel = hasLabel && labeled
+        const labelIndex = hasLabel ? (labelsAt.get(key) ?? 0) : 0
+        if (hasLabel) labelsAt.set(key, labelIndex + 1)
+        setStyle(label, 'transform', labelIndex === 0 ? '' : `translateY(${below ? '' : '-'}${labelIndex * LABEL_STEP_PX}px)`)
+        if (cursor === lastCursor && !labeled) this.labelSpots.delete(peer)
+        const faded = showsLabel && this.typesInPlace(peer, head)
+        const className = `cx-remote-cursor${below ? ' cx-label-below' : ''}${showsLabel ? ' cx-labeled' : ''}${faded ? ' cx-label-faded' : ''}`
         if (element.className !== className) element.className = className
         setData(element, 'peerName', name)
         setData(element, 'clientId', String(peer.clientId))
@@ -134,6 +146,20 @@ export class PeersLayer implements DecorationLayer {
     }
     this.highlights.end()
     this.cursors.end()
+  }
+
+  /**
+   * Whether the peer is typing on the row their label was shown on: the label then fades (its text
+   * lies over the line above or below) until they move to another row.
+   */
+  private typesInPlace(peer: PeerLike, head: { row: number; column: number }): boolean {
+    const shown = this.labelSpots.get(peer)
+    if (shown === undefined || shown.row !== head.row) {
+      this.labelSpots.set(peer, { row: head.row, column: head.column, faded: false })
+      return false
+    }
+    if (shown.column !== head.column) shown.faded = true
+    return shown.faded
   }
 
   private watch(peer: PeerLike): void {
@@ -157,6 +183,7 @@ export class PeersLayer implements DecorationLayer {
   private unwatch(peer: PeerLike): void {
     for (const disposable of this.watched.get(peer) ?? []) disposable.dispose()
     this.watched.delete(peer)
+    this.labelSpots.delete(peer)
     if (this.followed === peer) this.followed = null
   }
 

@@ -49,7 +49,7 @@ describe('two people in a room', () => {
     await waitForText(alice.page, 'Hello from Alice\nBob was here')
     await expect.poll(() => placeOf(alice.page, 'Bob')).toEqual([[1, 12]])
     expect(await remoteCursors(alice.page, 'Bob').locator('[data-testid=remote-cursor-label]').isVisible()).toBe(true)
-    await expect.poll(() => alice.page.locator('[data-testid=editor]').textContent()).toContain('Bob was here')
+    await expect.poll(() => alice.page.locator('.cx-text').textContent()).toContain('Bob was here')
 
     // Alice selects a word; Bob sees the selection in her colour.
     await alice.page.keyboard.press('Control+Home')
@@ -126,8 +126,9 @@ describe('two people in a room', () => {
     expect(Math.abs(bobBox.x - carolBox.x)).toBeGreaterThanOrEqual(2)
     // Labels show only while their person is active (or hovered), so compare where each would stand.
     const labelShift = (name: string) => remoteCursors(alice.page, name).locator('[data-testid=remote-cursor-label]').evaluate((el) => (el as HTMLElement).style.transform)
-    // Both stack past Alice's own cursor there, below the cursors since this is the first row.
-    expect([await labelShift('Bob'), await labelShift('Carol')].sort()).toEqual(['translateY(16px)', 'translateY(32px)'])
+    // One stacks onto the other, below the cursors since this is the first row; Alice's own cursor
+    // there (which has no label) pushes neither away from its caret.
+    expect([await labelShift('Bob'), await labelShift('Carol')].sort()).toEqual(['', 'translateY(16px)'])
     await screenshot(alice.page, 'collab-three-at-one-spot')
     expect([...alice.errors, ...bob.errors, ...carol.errors]).toEqual([])
     await Promise.all([alice.context.close(), bob.context.close(), carol.context.close()])

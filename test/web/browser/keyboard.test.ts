@@ -23,7 +23,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 describe('keyboard and screen-reader users', () => {
-  it('leave the editor with Escape then Tab, and Ctrl+M makes Tab move focus', async () => {
+  it('leave the editor with Escape then Tab, and Ctrl+Shift+M makes Tab move focus', async () => {
     const user = await openUser(env.browser, roomUrl(env.server, 'keys-leave', { name: 'Kay' }))
     const { page } = user
     const editor = page.locator('[data-testid=editor]')
@@ -44,16 +44,16 @@ describe('keyboard and screen-reader users', () => {
     await page.keyboard.press('Shift+Tab')
     expect(await page.evaluate(() => document.activeElement?.closest('.cx-toolbar') !== null)).toBe(true)
     await editor.focus()
-    // Ctrl+M: every Tab moves focus until Ctrl+M again.
-    await page.keyboard.press('Control+m')
-    expect(await page.locator('[data-testid=hint]').textContent()).toBe('Tab moves focus (Ctrl+M: Tab indents again)')
+    // Ctrl+Shift+M: every Tab moves focus until Ctrl+Shift+M again.
+    await page.keyboard.press('Control+Shift+M')
+    expect(await page.locator('[data-testid=hint]').textContent()).toBe('Tab moves focus (Ctrl+Shift+M: Tab indents again)')
     await page.keyboard.press('Tab')
     expect(await focused(page)).not.toBe('editor')
     await editor.focus()
     await page.keyboard.press('Tab')
     expect(await focused(page)).not.toBe('editor')
     await editor.focus()
-    await page.keyboard.press('Control+m')
+    await page.keyboard.press('Control+Shift+M')
     await page.keyboard.press('Tab')
     expect(await focused(page)).toBe('editor')
     expect(await textOf(page)).toBe('ab    ')
@@ -73,7 +73,7 @@ describe('keyboard and screen-reader users', () => {
     expect(rows).toContainEqual(['Ctrl+Shift+K', 'Delete line'])
     expect(rows).toContainEqual(['Ctrl+Alt+↑, Alt+Shift+↑', 'Add selection above'])
     expect(rows).toContainEqual(['Escape, then Tab / Shift+Tab', 'Leave the editor (to the next / previous control)'])
-    expect(rows).toContainEqual(['Ctrl+M', 'Toggle Tab moves focus (instead of indenting)'])
+    expect(rows).toContainEqual(['Ctrl+Shift+M', 'Toggle Tab moves focus (instead of indenting)'])
     await screenshot(page, 'keys-help')
     await page.keyboard.press('Escape')
     expect(await help.isVisible()).toBe(false)
@@ -126,8 +126,9 @@ describe('keyboard and screen-reader users', () => {
     await home.goto(`${env.server.url}/`)
     expect(await seriousViolations(home)).toEqual([])
     const room = 'keys-axe'
-    const ann = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ann' }))
-    const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben' }))
+    // Two-word names, as people have: the avatar shows initials ("AL") and must be named starting with them.
+    const ann = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ann Lee' }))
+    const ben = await openUser(env.browser, roomUrl(env.server, room, { name: 'Ben Okafor' }))
     await typeAndSee(ann, 'const a = 1 // text', ben)
     await expect.poll(() => ben.page.locator('[data-testid=remote-cursor]').count()).toBe(1)
     expect(await seriousViolations(ben.page)).toEqual([])
