@@ -138,6 +138,9 @@ export class PeersLayer implements DecorationLayer {
         const faded = showsLabel && this.typesInPlace(peer, head)
         const className = `cx-remote-cursor${below ? ' cx-label-below' : ''}${showsLabel ? ' cx-labeled' : ''}${faded ? ' cx-label-faded' : ''}`
         if (element.className !== className) element.className = className
+        // A faded label is decoration the text shows through (the people list names the peer): inert, so
+        // neither assistive technology nor a contrast check reads it as text.
+        if (label.inert !== faded) label.inert = faded
         setData(element, 'peerName', name)
         setData(element, 'clientId', String(peer.clientId))
         setData(element, 'row', String(head.row))

@@ -76,7 +76,7 @@ describe("Atom's Linux keys for the editor commands", () => {
     await page.keyboard.press('Control+2')
     await expect.poll(() => screenLines(user)).toEqual(['function f() {', '  if (a) {⋯}', '}', 'c()'])
     // The view shows the folded rows.
-    await expect.poll(() => page.locator('[data-testid=editor]').innerText().then((t) => t.includes('if (a) {⋯}'))).toBe(true)
+    await expect.poll(() => page.locator('.cx-text').innerText().then((t) => t.includes('if (a) {⋯}'))).toBe(true)
     expect(user.errors).toEqual([])
     await user.context.close()
   })
