@@ -92,3 +92,45 @@ export function peerUpdates(
   }
   return { updates, positions }
 }
+
+/** Lines of realistic JavaScript (functions, classes, objects, strings, comments, nesting), `${i}` numbering each copy. */
+const JAVASCRIPT_BLOCK = [
+  '// Compute the totals of one batch of orders.',
+  'export function total${i}(orders, { discount = 0, currency = "EUR" } = {}) {',
+  '  let sum = 0',
+  '  for (const order of orders) {',
+  '    if (order.cancelled) continue',
+  '    sum += order.price * order.quantity // before tax',
+  '  }',
+  '  const label = `${currency} ${sum.toFixed(2)}`',
+  '  return { sum: sum * (1 - discount), label, tags: ["a", \'b\', /x+y/g.test(label)] }',
+  '}',
+  '',
+  '/* A small class with methods and a getter. */',
+  'class Account${i} extends Base {',
+  '  constructor(owner) { super(); this.owner = owner; this.items = [] }',
+  '  add(item) { this.items.push(item); return this }',
+  '  get size() { return this.items.length }',
+  '}',
+  'const handler${i} = async (event) => { await Promise.all([fetch(event.url), 0x1f]) }',
+  '',
+]
+
+/**
+ * Realistic JavaScript, the block repeated: to exactly `lines` lines (joined by '\n', none after the last),
+ * or to at least `bytes` characters (every line ending in '\n').
+ */
+export function javascriptSource(limit: { lines: number } | { bytes: number }): string {
+  const lines: string[] = []
+  let length = 0
+  const enough = (): boolean => ('lines' in limit ? lines.length >= limit.lines : length >= limit.bytes)
+  for (let i = 0; !enough(); i++) {
+    for (const line of JAVASCRIPT_BLOCK) {
+      const text = line.replace(/\$\{i\}/g, String(i))
+      lines.push(text)
+      length += text.length + 1
+      if ('lines' in limit && lines.length >= limit.lines) break
+    }
+  }
+  return 'lines' in limit ? lines.join('\n') : lines.map((line) => line + '\n').join('')
+}

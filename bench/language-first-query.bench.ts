@@ -8,50 +8,12 @@ import { TextBuffer } from '../core/buffer/text-buffer.ts'
 import { BufferInput } from '../core/language/buffer-input.ts'
 import { createLanguageMode } from '../core/language/language-mode.ts'
 import { languageSpec } from '../core/language/languages/index.ts'
+import { javascriptSource } from './documents.ts'
+import { median } from './measure.ts'
 
 const BYTES = 5 * 1024 * 1024
 const ROUNDS = 3
 const TARGET_MS = 50
-
-/** Realistic code: functions, classes, objects, strings, comments and nesting, repeated to BYTES characters. */
-function sourceText(): string {
-  const block = [
-    '// Compute the totals of one batch of orders.',
-    'export function total${i}(orders, { discount = 0, currency = "EUR" } = {}) {',
-    '  let sum = 0',
-    '  for (const order of orders) {',
-    '    if (order.cancelled) continue',
-    '    sum += order.price * order.quantity // before tax',
-    '  }',
-    '  const label = `${currency} ${sum.toFixed(2)}`',
-    '  return { sum: sum * (1 - discount), label, tags: ["a", \'b\', /x+y/g.test(label)] }',
-    '}',
-    '',
-    '/* A small class with methods and a getter. */',
-    'class Account${i} extends Base {',
-    '  constructor(owner) { super(); this.owner = owner; this.items = [] }',
-    '  add(item) { this.items.push(item); return this }',
-    '  get size() { return this.items.length }',
-    '}',
-    'const handler${i} = async (event) => { await Promise.all([fetch(event.url), 0x1f]) }',
-    '',
-  ]
-  const parts: string[] = []
-  let length = 0
-  for (let i = 0; length < BYTES; i++) {
-    for (const line of block) {
-      const text = line.replace(/\$\{i\}/g, String(i)) + '\n'
-      parts.push(text)
-      length += text.length
-    }
-  }
-  return parts.join('')
-}
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
-}
 
 function time<T>(fn: () => T): number {
   const start = performance.now()
@@ -59,7 +21,7 @@ function time<T>(fn: () => T): number {
   return performance.now() - start
 }
 
-const buffer = new TextBuffer({ text: sourceText() })
+const buffer = new TextBuffer({ text: javascriptSource({ bytes: BYTES }) })
 const parser = languageSpec('javascript')!.parser
 const rows = buffer.getLineCount()
 console.log(`language: 5 MB JavaScript, ${rows} rows (machine shared with other jobs: figures are noisy)`)

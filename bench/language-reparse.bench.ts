@@ -6,44 +6,13 @@ import { TextBuffer } from '../core/buffer/text-buffer.ts'
 import { BufferInput } from '../core/language/buffer-input.ts'
 import { createLanguageMode } from '../core/language/language-mode.ts'
 import { languageSpec } from '../core/language/languages/index.ts'
+import { javascriptSource } from './documents.ts'
+import { median } from './measure.ts'
 
 const LINES = 20_000
 const ROUNDS = 40
 
-/** Realistic code: functions, classes, objects, strings, comments and nesting, repeated to LINES lines. */
-function sourceText(): string {
-  const block = [
-    '// Compute the totals of one batch of orders.',
-    'export function total${i}(orders, { discount = 0, currency = "EUR" } = {}) {',
-    '  let sum = 0',
-    '  for (const order of orders) {',
-    '    if (order.cancelled) continue',
-    '    sum += order.price * order.quantity // before tax',
-    '  }',
-    '  const label = `${currency} ${sum.toFixed(2)}`',
-    '  return { sum: sum * (1 - discount), label, tags: ["a", \'b\', /x+y/g.test(label)] }',
-    '}',
-    '',
-    '/* A small class with methods and a getter. */',
-    'class Account${i} extends Base {',
-    '  constructor(owner) { super(); this.owner = owner; this.items = [] }',
-    '  add(item) { this.items.push(item); return this }',
-    '  get size() { return this.items.length }',
-    '}',
-    'const handler${i} = async (event) => { await Promise.all([fetch(event.url), 0x1f]) }',
-    '',
-  ]
-  const lines: string[] = []
-  for (let i = 0; lines.length < LINES; i++) for (const line of block) lines.push(line.replace(/\$\{i\}/g, String(i)))
-  return lines.slice(0, LINES).join('\n')
-}
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
-}
-
-const buffer = new TextBuffer({ text: sourceText() })
+const buffer = new TextBuffer({ text: javascriptSource({ lines: LINES }) })
 const mode = createLanguageMode('javascript', buffer)
 mode.getSyntaxTree()
 
