@@ -96,6 +96,18 @@ class PlainTextMode implements LanguageMode {
     return null
   }
 
+  advanceParse(_goal: number, _shouldStop: () => boolean): boolean {
+    return true
+  }
+
+  parsedUpTo(): number {
+    return this.buffer.getLength()
+  }
+
+  syntaxTreeSoFar(): null {
+    return null
+  }
+
   getSyntaxFolds(): null {
     return null
   }

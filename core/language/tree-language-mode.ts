@@ -54,6 +54,18 @@ export class TreeLanguageMode implements LanguageMode {
     return this.syntax.treeUpTo(offset)
   }
 
+  advanceParse(goal: number, shouldStop: () => boolean): boolean {
+    return this.syntax.advance(goal, shouldStop)
+  }
+
+  parsedUpTo(): number {
+    return this.syntax.progress()?.upTo ?? 0
+  }
+
+  syntaxTreeSoFar(): { readonly tree: Tree; readonly upTo: number } | null {
+    return this.syntax.progress()
+  }
+
   getSyntaxFolds(): SyntaxFolds | null {
     if (this.spec.foldsByIndentation) return null
     this.folds ??= new SyntaxFolds(this.buffer, () => this.syntax.getTree())

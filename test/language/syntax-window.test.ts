@@ -29,7 +29,8 @@ function pair(id: LanguageId, text: string) {
   return { buffer, windowed, full }
 }
 
-describe('IncrementalSyntaxTree: a query beyond the work budget answers from a window', () => {
+// Parsing a few hundred KB several times: give the machine time when it is loaded (no timing is asserted).
+describe('IncrementalSyntaxTree: a query beyond the work budget answers from a window', { timeout: 60_000 }, () => {
   const text = javascriptSource({ lines: 4000 })
   const parser = languageSpec('javascript')!.parser
   const resumeLine = languageSpec('javascript')!.resumeLine!
@@ -68,6 +69,28 @@ describe('IncrementalSyntaxTree: a query beyond the work budget answers from a w
     syntax.destroy()
   })
 
+  it('advance: a driven parse goes on across calls, within each call\'s allowance, to the full tree', () => {
+    const buffer = new TextBuffer({ text })
+    const syntax = new IncrementalSyntaxTree(buffer, parser, { budget: 8 * 1024, resumeLine })
+    let calls = 0
+    let reached = false
+    let lastUpTo = 0
+    while (!reached) {
+      let asked = 0
+      reached = syntax.advance(Infinity, () => ++asked >= 50)
+      calls++
+      const upTo = syntax.progress()?.upTo ?? 0
+      expect(upTo).toBeGreaterThanOrEqual(lastUpTo)
+      lastUpTo = upTo
+    }
+    expect(calls).toBeGreaterThan(10)
+    expect(syntax.progress()!.upTo).toBe(buffer.getLength())
+    expect(syntax.isStale()).toBe(false)
+    expect(syntax.getTree()).toBe(syntax.progress()!.tree)
+    expect(syntax.getTree().toString()).toBe(parser.parse(text).toString())
+    syntax.destroy()
+  })
+
   it('drops the window on an edit and parses a new one for the changed text', () => {
     const buffer = new TextBuffer({ text })
     const syntax = new IncrementalSyntaxTree(buffer, parser, { budget: 1024, resumeLine })
@@ -82,7 +105,7 @@ describe('IncrementalSyntaxTree: a query beyond the work budget answers from a w
   })
 })
 
-describe('Window answers match the full parse on realistic code', () => {
+describe('Window answers match the full parse on realistic code', { timeout: 60_000 }, () => {
   it('JavaScript: scopes, node names, indentation and comments of every row in the middle of 4,000 lines', () => {
     const { buffer, windowed, full } = pair('javascript', javascriptSource({ lines: 4000 }))
     for (let row = 1900; row < 2100; row++) expect(answers(windowed, buffer, row), `row ${row}`).toEqual(answers(full, buffer, row))
