@@ -28,6 +28,8 @@ export { Clipboard, type ClipboardMetadata } from './editor/clipboard.ts'
 export { ReadOnlyEditorError } from './editor/errors.ts'
 /** TextMate-style scopes at a position. */
 export { ScopeDescriptor } from './language/scope-descriptor.ts'
+/** What `editor.getLanguageMode()` answers: scopes, indentation, comments, folds, and the parse a view drives in slices. */
+export type { LanguageMode } from './language/mode.ts'
 /** Highlight spans per buffer row from a Lezer tree of the text (for views that parse on their own schedule). */
 export { highlightTreeRows, type HighlightSpan } from './language/highlight.ts'
 /** The Lezer parser a language mode parses with, for views that parse on their own schedule. */

@@ -1,7 +1,4 @@
-import { highlightTreeRows, parserForLanguage, type Disposable, type HighlightSpan, type TextEditor } from '../../core/index.ts'
-
-/** The editor's language mode (its type is not re-exported by core/index.ts). */
-type LanguageMode = ReturnType<TextEditor['getLanguageMode']>
+import { highlightTreeRows, parserForLanguage, type Disposable, type HighlightSpan, type LanguageMode, type TextEditor } from '../../core/index.ts'
 
 /** Part of one buffer row to paint with `classes` (`tok-*` names). */
 export type RowSpan = HighlightSpan
