@@ -137,12 +137,16 @@ export class SlicedSender {
     if (wrote) this.schedule()
   }
 
-  /** Writes the next slice (or the next small message) of `outgoing` unless its socket holds enough; true if it wrote. */
+  /**
+   * Writes the next slice (or the next message held behind) of `outgoing` unless its socket would then hold
+   * more than UNWRITTEN_SLICES slices unwritten; true if it wrote.
+   */
   private step(outgoing: Outgoing): boolean {
     const { sliceBytes, metrics } = this.options
-    if (outgoing.unwritten >= UNWRITTEN_SLICES * sliceBytes) return false
     const head = outgoing.queue[0]!
     const end = head.sliced ? Math.min(head.message.length, outgoing.offset + sliceBytes) : head.message.length
+    // A message held behind may be larger than the bound: it goes once the socket has written everything else.
+    if (outgoing.unwritten > 0 && outgoing.unwritten + end - outgoing.offset > UNWRITTEN_SLICES * sliceBytes) return false
     const piece = outgoing.offset === 0 && end === head.message.length ? head.message : head.message.subarray(outgoing.offset, end)
     const fin = end === head.message.length
     outgoing.unwritten += piece.length
