@@ -4,6 +4,7 @@ import type { BufferChangeEvent, TextBuffer } from '../buffer/text-buffer.ts'
 import { isTransacting } from '../buffer/yjs-internals.ts'
 import { mapOffset } from '../anchors/offset-mapping.ts'
 import type { DisplayMarker } from '../anchors/display-marker.ts'
+import type { PositionTracker } from '../anchors/marker-layer.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import type { Selection } from '../selection/selection.ts'
@@ -27,6 +28,8 @@ export interface CollaborationHost {
   /** The editor's text and settings, which peers' selections read like local ones. */
   readonly context: SelectionContext
   markRemoteOffsets(headOffset: number, tailOffset: number): DisplayMarker
+  /** The editor's anchor index, where the peers' positions are kept and mapped with every marker. */
+  readonly positionTracker: PositionTracker
   onDidChangeCursorPosition(callback: () => void): Disposable
   onDidChangeSelectionRange(callback: () => void): Disposable
   onDidAddSelection(callback: () => void): Disposable
@@ -82,8 +85,8 @@ export class Collaboration {
   private readonly subscriptions: Disposable[] = []
   private readonly peers = new Map<number, Peer>()
   private readonly pendingPeers = new Set<Peer>()
-  /** Every peer's placed selections, as offsets mapped through each change. */
-  private readonly positions = new RemotePositions()
+  /** Every peer's placed selections, as entries of the editor's anchor index. */
+  private readonly positions: RemotePositions
   /** What every peer reads from the editor: one object for all of them. */
   private readonly peerHost: PeerHost
   private dirty = true
@@ -103,6 +106,7 @@ export class Collaboration {
     options: CollaborationOptions = {},
   ) {
     this.logger = options.logger ?? CONSOLE_LOGGER
+    this.positions = new RemotePositions(host.positionTracker)
     this.peerHost = {
       ytext: host.buffer.ytext,
       buffer: host.buffer,
@@ -170,6 +174,7 @@ export class Collaboration {
     this.awareness.off('change', this.onAwarenessChange)
     try {
       for (const peer of [...this.peers.values()]) this.removePeer(peer)
+      this.positions.clear()
     } finally {
       this.clearLocalFields()
       this.emitter.dispose()
@@ -241,7 +246,7 @@ export class Collaboration {
    */
   private changeApplied({ changes, local }: BufferChangeEvent): void {
     this.applyingRemote = !local
-    for (const { startOffset, oldLength, newLength } of changes) this.positions.map(startOffset, oldLength, newLength)
+    // (The peers' positions are entries of the anchor index: the markers' stage has mapped them.)
     const offsets = this.published?.offsets
     if (offsets === undefined) return
     for (const { startOffset, oldLength, newLength } of changes) {
