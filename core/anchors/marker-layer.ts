@@ -1,3 +1,4 @@
+import type { MapMode } from '../buffer/change-set.ts'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
 import type { BufferChangeEvent, TextChange } from '../buffer/text-change.ts'
 import type { DisplayLayer } from '../display/display-layer.ts'
@@ -9,20 +10,29 @@ import { DisplayMarker, type MarkerHome, type MarkerOptions } from './display-ma
 import { mapOffset } from './offset-mapping.ts'
 
 /**
- * Positions bound to the character before them that another part keeps in the layer's index (the
- * peers' selections): text inserted at one never pushes it, and a replacement around it sends it to
- * the end of the new text, as a peer's marker.
+ * Positions bound to the character before them that other parts keep in the layer's index: text
+ * inserted at one never pushes it. Without a mode (the peers' selections) a replacement around it
+ * sends it to the end of the new text, as a peer's marker; with one, the index's rule applies
+ * (`MapMode`: the published snapshot uses 'track-before', which loses a position whose preceding
+ * character is deleted).
  */
 export interface PositionTracker {
   /** A new position; its entry. */
-  track(offset: number): number
+  track(offset: number, mode?: MapMode): number
   untrack(entry: number): void
   offset(entry: number): number
+  /** Moves a position (it is no longer lost). */
   move(entry: number, offset: number): void
+  /** Whether a deletion removed the position, as its mode says. */
+  isLost(entry: number): boolean
 }
 
-/** What an entry of the index belongs to: an end of a marker (weakly for a peer's), or a tracked position. */
-type Owner = DisplayMarker | WeakRef<DisplayMarker> | null
+/**
+ * What an entry of the index belongs to: an end of a marker (weakly for a peer's), a peer's position
+ * (null), or a position the index's own rule maps (MAPPED).
+ */
+type Owner = DisplayMarker | WeakRef<DisplayMarker> | null | typeof MAPPED
+const MAPPED = 0
 
 /**
  * Owns the markers of one editor and moves them through every change of the text, whoever made it.
@@ -144,9 +154,9 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
 
   // PositionTracker: the peers' positions, in the same index
 
-  track(offset: number): number {
-    const entry = this.anchors.add(this.clampOffset(offset))
-    this.owners[entry] = null
+  track(offset: number, mode?: MapMode): number {
+    const entry = this.anchors.add(this.clampOffset(offset), -1, mode)
+    this.owners[entry] = mode === undefined ? null : MAPPED
     return entry
   }
 
@@ -160,6 +170,10 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
 
   move(entry: number, offset: number): void {
     this.anchors.set(entry, this.clampOffset(offset))
+  }
+
+  isLost(entry: number): boolean {
+    return this.anchors.isLost(entry)
   }
 
   private add(headOffset: number, tailOffset: number, options: MarkerOptions): DisplayMarker {
@@ -242,6 +256,7 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
     for (let i = 0; i < n; i++) {
       const entry = index.touchedEntry(i)
       const marker = this.markerOf(entry)
+      if (marker === MAPPED) continue
       if (marker === null) {
         if (index.touchedOldOffset(i) > start) index.moveTouched(i, newEnd)
       } else if (marker === undefined) {
@@ -258,7 +273,7 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
     const shift = this.changeNewLength - this.changeOldLength
     for (let i = 0; i < n; i++) {
       const marker = this.markerOf(index.touchedEntry(i))
-      if (marker == null || marker.spliceStamp !== stamp) continue
+      if (marker == null || marker === MAPPED || marker.spliceStamp !== stamp) continue
       const { headSlot, tailSlot } = marker
       // Each marker once, at its first reached end.
       if (i !== (headSlot === -1 ? tailSlot : tailSlot === -1 ? headSlot : Math.min(headSlot, tailSlot))) continue
@@ -312,8 +327,8 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
     }
   }
 
-  /** The marker an entry is an end of; null for a tracked position; undefined for a collected marker's. */
-  private markerOf(entry: number): DisplayMarker | null | undefined {
+  /** The marker an entry is an end of; null or MAPPED for a tracked position; undefined for a collected marker's. */
+  private markerOf(entry: number): DisplayMarker | null | typeof MAPPED | undefined {
     const owner = this.owners[entry]
     if (owner instanceof WeakRef) return owner.deref()
     return owner
