@@ -312,19 +312,27 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
   /**
    * Queues a move event for each listened marker with an end the change may have moved in row/column
    * terms: from the change's start on, or, for a change that adds or removes no row, up to the next row
-   * (markers further on shift in offsets alone).
+   * (markers further on shift in offsets alone). A marker already queued in this transaction is not
+   * looked at again: its event compares positions anyway.
    */
   private noteMoves(change: TextChange): void {
     const start = change.startOffset
-    const sameRows = change.oldExtent.row === 0 && change.newExtent.row === 0
-    const limit = sameRows ? this.buffer.characterIndexForPosition([change.newRange.end.row + 1, 0]) : Infinity
-    const moveLimit = sameRows && change.newRange.end.row === this.buffer.getLastRow() ? Infinity : limit
+    let moveLimit = -1
     for (const marker of this.listened) {
-      if (!marker.hasChangeListeners()) continue
+      if (this.moved.has(marker) || !marker.hasChangeListeners()) continue
       const head = marker.headOffset
       const tail = marker.tailOffset
+      if (head < start && tail < start) continue
+      if (moveLimit === -1) moveLimit = this.moveLimit(change)
       if ((head >= start && head < moveLimit) || (tail >= start && tail < moveLimit)) this.moved.add(marker)
     }
+  }
+
+  /** Where positions stop moving in row/column terms: the next row's start for a change within one row. */
+  private moveLimit(change: TextChange): number {
+    if (change.oldExtent.row !== 0 || change.newExtent.row !== 0) return Infinity
+    const row = change.newRange.end.row
+    return row === this.buffer.getLastRow() ? Infinity : this.buffer.characterIndexForPosition([row + 1, 0])
   }
 
   /** The marker an entry is an end of; null or MAPPED for a tracked position; undefined for a collected marker's. */
