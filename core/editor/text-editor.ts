@@ -87,6 +87,7 @@ export class TextEditor extends AtomCommands {
       getSelections: () => this.selections.all(),
       isBatching: () => this.scope.isActive(),
       markRemoteOffsets: (head, tail) => this.markerLayer.markOffsets(head, tail, { remote: true, invalidate: 'never' }),
+      positionTracker: this.markerLayer,
       onDidChangeCursorPosition: (callback) => this.onDidChangeCursorPosition(callback),
       onDidChangeSelectionRange: (callback) => this.onDidChangeSelectionRange(callback),
       onDidAddSelection: (callback) => this.onDidAddSelection(callback),
