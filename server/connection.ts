@@ -133,8 +133,9 @@ export class Connection {
    * then the client is not reading, and the socket is cut. Only earlier turns count, so one
    * message larger than the cap (a big document's sync step 2) still goes out, and so does a
    * burst of messages in one turn (the write batcher holds them all until the turn ends).
+   * `frame`, when given, is `message` as a WebSocket frame (binaryFrame), shared by many recipients.
    */
-  send(message: Uint8Array): void {
+  send(message: Uint8Array, frame: Uint8Array | null = null): void {
     if (!this.isOpen) return
     const { tcp, context } = this
     if (tcp === null || tcp.writableCorked === 0) this.turnBytes = 0
@@ -148,7 +149,10 @@ export class Connection {
       return
     }
     const before = this.socket.bufferedAmount
-    this.socket.send(message, { binary: true })
+    // A relay's frame is made once for all its recipients and written under ws, which writes
+    // straight to the same socket itself (no compression is negotiated), so frames keep their order.
+    if (frame !== null && tcp !== null) tcp.write(frame)
+    else this.socket.send(message, { binary: true })
     this.turnBytes += this.socket.bufferedAmount - before
     context.metrics.messagesOut += 1
     context.metrics.bytesOut += message.length
@@ -166,4 +170,26 @@ export class Connection {
     this.closed = true
     this.socket.terminate()
   }
+}
+
+/**
+ * `payload` as one unmasked, unfragmented binary WebSocket frame (RFC 6455 5.2), as the server sends
+ * it: a relay going to every client of a room is framed once, not once per client by ws.
+ */
+export function binaryFrame(payload: Uint8Array): Uint8Array {
+  const length = payload.length
+  const header = length < 126 ? 2 : length < 65536 ? 4 : 10
+  const frame = Buffer.allocUnsafe(header + length)
+  frame[0] = 0x82 // FIN, binary
+  if (length < 126) frame[1] = length
+  else if (length < 65536) {
+    frame[1] = 126
+    frame.writeUInt16BE(length, 2)
+  } else {
+    frame[1] = 127
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2)
+    frame.writeUInt32BE(length >>> 0, 6)
+  }
+  frame.set(payload, header)
+  return frame
 }

@@ -1,6 +1,6 @@
 import * as Y from 'yjs'
 import type { Awareness } from 'y-protocols/awareness'
-import type { Connection } from './connection.ts'
+import { binaryFrame, type Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
 import { encodeAwarenessMessage, encodeUpdate, type AwarenessEntry } from './protocol.ts'
 import { disjointClients, joinUpdates, splitUpdate, type SplitUpdate } from './relay-merge.ts'
@@ -112,9 +112,10 @@ export class RoomFanout {
       const others = batch.filter((b) => b.from !== from)
       perSender.set(from, others.length === 0 ? null : encodeUpdate(others.length === 1 ? others[0]!.update : merge!((i) => batch[i]!.from !== from)))
     }
+    const everythingFrame = binaryFrame(everything)
     for (const connection of this.options.recipients()) {
-      const message = perSender.has(connection) ? perSender.get(connection)! : everything
-      if (message !== null) connection.send(message)
+      if (!perSender.has(connection)) connection.send(everything, everythingFrame)
+      else if (perSender.get(connection) !== null) connection.send(perSender.get(connection)!)
     }
   }
 
@@ -123,6 +124,7 @@ export class RoomFanout {
     this.entries.clear()
     this.options.metrics.presenceBatches += 1
     const everything = encodeAwarenessMessage(batch.map((b) => b.entry))
+    const everythingFrame = binaryFrame(everything)
     // Only the senders in this batch need a message of their own (without their entries).
     const senders = new Set<Connection>()
     const clients = new Set<number>()
@@ -133,7 +135,7 @@ export class RoomFanout {
     for (const connection of this.options.recipients()) {
       const own = connection.awarenessClientId
       if (!senders.has(connection) && (own === null || !clients.has(own))) {
-        connection.send(everything)
+        connection.send(everything, everythingFrame)
         continue
       }
       const others = batch.filter((b) => b.from !== connection && b.entry.clientId !== own)
