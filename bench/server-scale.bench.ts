@@ -287,16 +287,20 @@ async function cotextCluster(): Promise<{ servers: Server[]; stop(): Promise<voi
   const dirs = Array.from({ length: CLUSTER_PROCESSES }, () => mkdtempSync(join(tmpdir(), 'cotext-scale-cluster-')))
   // One after the other: three processes compiling at once on a loaded machine outlast the start timeout.
   const started: Array<Awaited<ReturnType<typeof startCotext>>> = []
-  for (const dir of dirs) started.push(await startCotext(dir, env))
-  const servers = started.map(({ child, port }) => ({ name: 'cotext cluster', pid: child.pid!, port, stop: () => stopServer(child) }))
-  return {
-    servers,
-    stop: async () => {
-      await Promise.all(servers.map((server) => server.stop()))
-      await Promise.all([redis.remove(), postgres.remove()])
-      for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-    },
+  const servers = (): Server[] => started.map(({ child, port }) => ({ name: 'cotext cluster', pid: child.pid!, port, stop: () => stopServer(child) }))
+  const stop = async (): Promise<void> => {
+    await Promise.all(servers().map((server) => server.stop()))
+    await Promise.all([redis.remove(), postgres.remove()])
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   }
+  try {
+    for (const dir of dirs) started.push(await startCotext(dir, env))
+  } catch (error) {
+    // Redis and PostgreSQL must not outlive a failed start.
+    await stop()
+    throw error
+  }
+  return { servers: servers(), stop }
 }
 
 async function stock(): Promise<Server> {
