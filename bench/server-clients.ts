@@ -37,7 +37,7 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv, listeningPor
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   return new Promise((resolveChild, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 15_000)
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 60_000)
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)))
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const port = listeningPort(line)

@@ -11,6 +11,9 @@
  *    connection-second and memory per connection.
  * 4. A join storm: JOINERS clients join a room holding a JOIN_MB document at once: time until all are
  *    synced, peak RSS, and the longest round trip a bystander in another room waited meanwhile.
+ * 5. The hot room in cluster mode: the WRITERS spread over three Cotext processes on one Redis and one
+ *    PostgreSQL (CLUSTER=0 skips it). The stock server has no cluster mode: its figures are set beside
+ *    the stock server's single process.
  *
  *   npx tsx bench/server-scale.bench.ts      BENCH_SECONDS (default 10), WRITERS (200), MOVERS (200),
  *                                             IDLE (1500), JOINERS (150), JOIN_MB (20); smaller for a quick run
@@ -26,6 +29,7 @@ import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
 import * as syncProtocol from 'y-protocols/sync'
 import { WebSocket } from 'ws'
+import { startPostgres, startRedis } from '../test/server/helpers/services.ts'
 import { CLOCK_TICKS, cpuTicks, rssMb, sleep, startCotext, startStock, stopServer, updateRuns } from './server-clients.ts'
 import { joinStorm as joinStormOf, runJoinStorms } from './server-join.ts'
 import type { JoinResult } from './server-join.ts'
@@ -36,6 +40,8 @@ const MOVERS = Number(process.env.MOVERS ?? 200)
 const IDLE = Number(process.env.IDLE ?? 1500)
 const JOINERS = Number(process.env.JOINERS ?? 150)
 const JOIN_MB = Number(process.env.JOIN_MB ?? 20)
+const CLUSTER = process.env.CLUSTER !== '0'
+const CLUSTER_PROCESSES = 3
 for (const [name, value] of Object.entries({ BENCH_SECONDS: SECONDS, WRITERS, MOVERS, IDLE, JOINERS, JOIN_MB })) {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${value}`)
 }
@@ -109,8 +115,15 @@ async function connect(server: Server, room: (i: number) => string, count: numbe
 }
 
 /** Workload 1: WRITERS clients each typing once a second into one room. */
-async function hotRoom(server: Server) {
-  const clients = await connect(server, () => 'hot', WRITERS)
+function hotRoom(server: Server) {
+  return typeInHotRoom([server])
+}
+
+/** WRITERS clients each typing once a second into one room, spread over `servers` (one room over several processes in cluster mode); CPU summed over them. */
+async function typeInHotRoom(servers: Server[]) {
+  const clients: Client[] = []
+  for (let i = 0; i < WRITERS; i++) clients.push(new Client(`ws://127.0.0.1:${servers[i % servers.length]!.port}/hot`, i))
+  await Promise.all(clients.map((client) => client.synced))
   const sendTimes = clients.map(() => new Map<number, number>())
   const latencies: number[] = []
   let delivered = 0
@@ -128,7 +141,8 @@ async function hotRoom(server: Server) {
     }
   })
   for (const client of clients) client.updateFrames = 0
-  const ticks = cpuTicks(server.pid)
+  const serverTicks = (): number => servers.reduce((sum, server) => sum + cpuTicks(server.pid), 0)
+  const ticks = serverTicks()
   const start = performance.now()
   const timers = clients.map((client, i) =>
     setTimeout(() => {
@@ -145,7 +159,7 @@ async function hotRoom(server: Server) {
   await sleep(SECONDS * 1000)
   for (const timer of timers) clearTimeout(timer)
   const seconds = (performance.now() - start) / 1000
-  const cpu = (cpuTicks(server.pid) - ticks) / CLOCK_TICKS / seconds
+  const cpu = (serverTicks() - ticks) / CLOCK_TICKS / seconds
   const deadline = performance.now() + 10_000
   while (delivered < sent * (WRITERS - 1) && performance.now() < deadline) await sleep(20)
   const frames = clients.reduce((n, c) => n + c.updateFrames, 0) / WRITERS / seconds
@@ -232,6 +246,29 @@ async function cotext(): Promise<Server> {
   return { name: 'cotext', pid: child.pid!, port, stop: async () => { await stopServer(child); rmSync(dir, { recursive: true, force: true }) } }
 }
 
+/** CLUSTER_PROCESSES Cotext processes in cluster mode, on a Redis and a PostgreSQL of their own. */
+async function cotextCluster(): Promise<{ servers: Server[]; stop(): Promise<void> }> {
+  const [redis, postgres] = await Promise.all([startRedis(), startPostgres()])
+  const env = { REDIS_URL: redis.url, DATABASE_URL: postgres.url, MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000' }
+  const dirs = Array.from({ length: CLUSTER_PROCESSES }, () => mkdtempSync(join(tmpdir(), 'cotext-scale-cluster-')))
+  // One after the other: three processes compiling at once on a loaded machine outlast the start timeout.
+  const started: Array<Awaited<ReturnType<typeof startCotext>>> = []
+  const servers = (): Server[] => started.map(({ child, port }) => ({ name: 'cotext cluster', pid: child.pid!, port, stop: () => stopServer(child) }))
+  const stop = async (): Promise<void> => {
+    await Promise.all(servers().map((server) => server.stop()))
+    await Promise.all([redis.remove(), postgres.remove()])
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    for (const dir of dirs) started.push(await startCotext(dir, env))
+  } catch (error) {
+    // Redis and PostgreSQL must not outlive a failed start.
+    await stop()
+    throw error
+  }
+  return { servers: servers(), stop }
+}
+
 async function stock(): Promise<Server> {
   const { child, port } = await startStock()
   return { name: 'stock', pid: child.pid!, port, stop: () => stopServer(child) }
@@ -240,7 +277,7 @@ async function stock(): Promise<Server> {
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a')
 const verdict = (ok: boolean): string => (ok ? 'reached' : 'NOT reached')
 
-console.log(`server at scale: ${SECONDS} s per workload, ${WRITERS} writers, ${MOVERS} movers, ${IDLE} idle connections, ${JOINERS} joiners of ${JOIN_MB} MB`)
+console.log(`server at scale: ${SECONDS} s per workload, ${WRITERS} writers, ${MOVERS} movers, ${IDLE} idle connections, ${JOINERS} joiners of ${JOIN_MB} MB${CLUSTER ? `, the hot room over ${CLUSTER_PROCESSES} cluster processes` : ''}`)
 const workloads = [
   ['hot room', hotRoom],
   ['presence storm', presenceStorm],
@@ -262,6 +299,17 @@ for (const [name, run] of workloads) {
   results[name] = pair as { cotext: Record<string, number>; stock: Record<string, number> }
 }
 
+let clustered: Record<string, number> | null = null
+if (CLUSTER) {
+  const cluster = await cotextCluster()
+  try {
+    clustered = await typeInHotRoom(cluster.servers)
+  } finally {
+    await cluster.stop()
+  }
+  console.log(`  hot room, cotext over ${CLUSTER_PROCESSES} cluster processes: ${Object.entries(clustered).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`)
+}
+
 const hot = results['hot room']!
 const storm = results['presence storm']!
 const idle = results['idle connections']!
@@ -271,5 +319,9 @@ console.log(`  hot room: ${hot.cotext.frames!.toFixed(1)} frames/client/s (targe
 console.log(`  presence storm: ${storm.cotext.frames!.toFixed(1)} awareness frames/client/s (target <= 100: ${verdict(storm.cotext.frames! <= 100)}), p99 ${storm.cotext.p99!.toFixed(1)} ms vs ${storm.stock.p99!.toFixed(1)} ms (target <= 250 ms: ${verdict(storm.cotext.p99! <= 250)}), connected ${storm.cotext.connected}/${MOVERS} (stock ${storm.stock.connected}/${MOVERS})`)
 console.log(`  idle: ${idle.cotext.cpuMicros!.toFixed(2)} µs CPU per connection-second (target <= 6: ${verdict(idle.cotext.cpuMicros! <= 6)}; stock ${idle.stock.cpuMicros!.toFixed(2)}), ${idle.cotext.kbPerConnection!.toFixed(1)} KB per connection vs ${idle.stock.kbPerConnection!.toFixed(1)} KB (${ratio(idle.cotext.kbPerConnection!, idle.stock.kbPerConnection!)}; target <= 1x: ${verdict(idle.cotext.kbPerConnection! <= idle.stock.kbPerConnection!)})`)
 console.log(`  join storm: all synced in ${join_.cotext.seconds!.toFixed(1)} s vs ${join_.stock.seconds!.toFixed(1)} s (${ratio(join_.cotext.seconds!, join_.stock.seconds!)}; target <= 0.5x: ${verdict(join_.cotext.seconds! <= 0.5 * join_.stock.seconds!)}), peak ${join_.cotext.peakMb!.toFixed(0)} MB (target <= 2048: ${verdict(join_.cotext.peakMb! <= 2048)}), bystander ${join_.cotext.bystanderMs!.toFixed(0)} ms (target <= 250: ${verdict(join_.cotext.bystanderMs! <= 250)})`)
+if (clustered !== null) {
+  // The stock server has no cluster mode: the cluster's figures are set beside the stock server's one process (and Cotext's).
+  console.log(`  hot room over ${CLUSTER_PROCESSES} cluster processes (stock: one process, it has no cluster mode): ${clustered.frames!.toFixed(1)} frames/client/s (target <= 60: ${verdict(clustered.frames! <= 60)}), delivered ${(clustered.deliveredFraction! * 100).toFixed(2)}% (target 100%: ${verdict(clustered.deliveredFraction! >= 1)}), CPU summed over the processes ${clustered.cpu!.toFixed(2)} cores = ${ratio(clustered.cpu!, hot.stock.cpu!)} the stock server's (target <= 0.5x: ${verdict(clustered.cpu! <= 0.5 * hot.stock.cpu!)}; ${ratio(clustered.cpu!, hot.cotext.cpu!)} Cotext's one process), p99 ${clustered.p99!.toFixed(1)} ms vs stock ${hot.stock.p99!.toFixed(1)} ms (target <= stock: ${verdict(clustered.p99! <= hot.stock.p99!)}; Cotext's one process ${hot.cotext.p99!.toFixed(1)} ms)`)
+}
 await runJoinStorms({ before: process.env.JOIN_BEFORE, measured: { stock: join_.stock as unknown as JoinResult, cotext: join_.cotext as unknown as JoinResult } })
 process.exit(0)

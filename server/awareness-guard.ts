@@ -119,6 +119,7 @@ function ownerOf(connection: Connection): Owner {
 
 /** What `reclaimOnWrite` needs of a room. */
 export interface AwarenessRoom {
+  readonly name: string
   readonly doc: Y.Doc
   readonly awareness: awarenessProtocol.Awareness
   getConnections(): IterableIterator<Connection>
@@ -142,7 +143,7 @@ export function reclaimOnWrite(room: AwarenessRoom, owners: AwarenessOwners, log
       reclaim(room, owners, logger, writer, transaction)
     } catch (error) {
       // A fault here must not count as the writer's: the room would close it as malformed.
-      logger.error({ err: error, conn: writer.id }, 'taking back an awareness id failed')
+      logger.error({ err: error, conn: writer.id, room: room.name }, 'taking back an awareness id failed')
     }
   })
 }
@@ -156,7 +157,7 @@ function reclaim(room: AwarenessRoom, owners: AwarenessOwners, logger: Logger, w
     const holders = [...room.getConnections()].filter((other) => other !== writer && other.awarenessClientId === clientId)
     if (holders.length === 0 || !owners.mayClaim(writer, clientId, room.getConnections())) continue
     owners.claim(writer, clientId, room.getConnections())
-    logger.warn({ conn: writer.id, clientId, from: holders.map((holder) => holder.id) }, 'awareness id taken back by the connection that writes as it, from one that never did')
+    logger.warn({ conn: writer.id, room: room.name, clientId, from: holders.map((holder) => holder.id) }, 'awareness id taken back by the connection that writes as it, from one that never did')
     const wanted = owners.refusedState(writer, clientId)
     if (wanted === null || wanted.state === 'null') {
       awarenessProtocol.removeAwarenessStates(room.awareness, [clientId], 'reclaimed')

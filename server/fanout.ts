@@ -1,8 +1,9 @@
 import * as Y from 'yjs'
 import type { Awareness } from 'y-protocols/awareness'
-import type { Connection } from './connection.ts'
+import { binaryFrame, type Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
 import { encodeAwarenessMessage, encodeUpdate, type AwarenessEntry } from './protocol.ts'
+import { disjointClients, joinUpdates, splitUpdate, type SplitUpdate } from './relay-merge.ts'
 
 export interface FanoutOptions {
   /** The longest a relay waits to be merged with the ones that follow it, in a busy room (ms); 0 relays each at once. */
@@ -102,17 +103,19 @@ export class RoomFanout {
     const metrics = this.options.metrics
     metrics.relayBatches += 1
     metrics.relayBatchedUpdates += batch.length
-    const everything = batch.length === 1 ? encodeUpdate(batch[0]!.update) : encodeUpdate(Y.mergeUpdates(batch.map((b) => b.update)))
+    const merge = batch.length === 1 ? null : mergerOf(batch.map((b) => b.update))
+    const everything = encodeUpdate(merge === null ? batch[0]!.update : merge(() => true))
     // A sender gets the batch without its own updates; merged once per sender, not per recipient.
     const perSender = new Map<Connection, Uint8Array | null>()
     for (const { from } of batch) {
       if (from === null || perSender.has(from)) continue
-      const others = batch.filter((b) => b.from !== from).map((b) => b.update)
-      perSender.set(from, others.length === 0 ? null : encodeUpdate(others.length === 1 ? others[0]! : Y.mergeUpdates(others)))
+      const others = batch.filter((b) => b.from !== from)
+      perSender.set(from, others.length === 0 ? null : encodeUpdate(others.length === 1 ? others[0]!.update : merge!((i) => batch[i]!.from !== from)))
     }
+    const everythingFrame = binaryFrame(everything)
     for (const connection of this.options.recipients()) {
-      const message = perSender.has(connection) ? perSender.get(connection)! : everything
-      if (message !== null) connection.send(message)
+      if (!perSender.has(connection)) connection.send(everything, everythingFrame)
+      else if (perSender.get(connection) !== null) connection.send(perSender.get(connection)!)
     }
   }
 
@@ -121,6 +124,7 @@ export class RoomFanout {
     this.entries.clear()
     this.options.metrics.presenceBatches += 1
     const everything = encodeAwarenessMessage(batch.map((b) => b.entry))
+    const everythingFrame = binaryFrame(everything)
     // Only the senders in this batch need a message of their own (without their entries).
     const senders = new Set<Connection>()
     const clients = new Set<number>()
@@ -131,13 +135,29 @@ export class RoomFanout {
     for (const connection of this.options.recipients()) {
       const own = connection.awarenessClientId
       if (!senders.has(connection) && (own === null || !clients.has(own))) {
-        connection.send(everything)
+        connection.send(everything, everythingFrame)
         continue
       }
       const others = batch.filter((b) => b.from !== connection && b.entry.clientId !== own)
       if (others.length > 0) connection.send(encodeAwarenessMessage(others.map((b) => b.entry)))
     }
   }
+}
+
+/**
+ * Merges of subsets of `updates` (those whose index `keep` accepts). Updates of different Yjs
+ * clients, the usual batch of a room of typists, are read once and merged by copying bytes
+ * (relay-merge.ts); any other batch is merged by Yjs.
+ */
+function mergerOf(updates: readonly Uint8Array[]): (keep: (index: number) => boolean) => Uint8Array {
+  const split: SplitUpdate[] = []
+  for (const update of updates) {
+    const parts = splitUpdate(update)
+    if (parts === null) break
+    split.push(parts)
+  }
+  if (split.length === updates.length && disjointClients(split)) return (keep) => joinUpdates(split.filter((_, i) => keep(i)))
+  return (keep) => Y.mergeUpdates(updates.filter((_, i) => keep(i)))
 }
 
 /** Awareness entries of `clients` as `awareness` holds them now (a removed client's with state null). */

@@ -28,24 +28,24 @@ export interface FrameGuardContext {
   refusals: RefusalLog
   maxAwarenessBytes: number
   maxUpdateItems: number
+  /** Who owns which awareness client id, per room (one map per server; see awarenessOwnersOf). */
+  owners: WeakMap<Room, AwarenessOwners>
 }
 
-const ownersByRoom = new WeakMap<Room, AwarenessOwners>()
-const throttles = new WeakMap<Connection, AwarenessThrottle>()
-
-export function awarenessOwnersOf(room: Room): AwarenessOwners {
-  let owners = ownersByRoom.get(room)
+/** Who owns which awareness client id in `room` (awareness-guard.ts), made on first use. */
+export function awarenessOwnersOf(room: Room, context: Pick<FrameGuardContext, 'owners'>): AwarenessOwners {
+  let owners = context.owners.get(room)
   if (owners === undefined) {
     owners = new AwarenessOwners()
-    ownersByRoom.set(room, owners)
+    context.owners.set(room, owners)
   }
   return owners
 }
 
 /** Stops what the guard keeps for `connection` (its held awareness update); called as it closes. */
 export function releaseConnection(connection: Connection): void {
-  throttles.get(connection)?.dispose()
-  throttles.delete(connection)
+  connection.awarenessThrottle?.dispose()
+  connection.awarenessThrottle = null
 }
 
 /** Closes `connection` with 4401 because its token has expired. */
@@ -100,7 +100,7 @@ export function admitFrame(connection: Connection, room: Room, frame: Uint8Array
     case 'awareness': {
       let admitted: Uint8Array | null
       try {
-        admitted = guardAwareness(frame, message.update, connection, awarenessOwnersOf(room), room.getConnections(), {
+        admitted = guardAwareness(frame, message.update, connection, awarenessOwnersOf(room, context), room.getConnections(), {
           maxStateBytes: context.maxAwarenessBytes,
           metrics,
           logger,
@@ -135,14 +135,10 @@ function admitUpdate(connection: Connection, room: Room, frame: Uint8Array, upda
   return null
 }
 
+/** The connection's awareness throttle, made by its first awareness update (most connections of a quiet room never send one). */
 function throttleOf(connection: Connection, room: Room, context: FrameGuardContext): AwarenessThrottle {
-  let throttle = throttles.get(connection)
-  if (throttle === undefined) {
-    throttle = new AwarenessThrottle(
-      (frame) => room.receive(connection, frame),
-      () => (context.metrics.dropped.awareness_coalesced += 1),
-    )
-    throttles.set(connection, throttle)
-  }
-  return throttle
+  return (connection.awarenessThrottle ??= new AwarenessThrottle(
+    (frame) => room.receive(connection, frame),
+    () => (context.metrics.dropped.awareness_coalesced += 1),
+  ))
 }

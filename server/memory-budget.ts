@@ -22,9 +22,12 @@ const FIRST_CONTROL = 8
 export class FrameMeter {
   /** Payload bytes received for the data message not yet finished: its fragments and the frame in progress. */
   held = 0
-  /** Bytes of the current frame's header received so far (at most 14). */
-  private readonly header = new Uint8Array(14)
+  /** Bytes of the current frame's header received so far (at most 14); read as they come, none kept. */
   private headerBytes = 0
+  /** The header's first two bytes, and the payload length read so far from it. */
+  private first = 0
+  private second = 0
+  private length = 0
   /** Payload bytes of the current frame still to come; -1 while its header is being read. */
   private remaining = -1
   private frameIsData = false
@@ -38,7 +41,7 @@ export class FrameMeter {
     let at = 0
     while (at < chunk.length && !this.broken) {
       if (this.remaining < 0) {
-        this.header[this.headerBytes++] = chunk[at++]!
+        this.readHeaderByte(chunk[at++]!)
         const length = this.headerLength()
         if (length === null || this.headerBytes < length) continue
         this.startFrame()
@@ -54,32 +57,36 @@ export class FrameMeter {
     return this.held - before
   }
 
+  private readHeaderByte(byte: number): void {
+    const index = this.headerBytes++
+    if (index === 0) this.first = byte
+    else if (index === 1) {
+      this.second = byte
+      this.length = byte & 0x7f
+    } else if (index < 2 + this.extendedLengthBytes()) {
+      // The extended length, big-endian (2 or 8 bytes), replaces the 7-bit one; the mask bytes after it are skipped.
+      this.length = (index === 2 ? 0 : this.length) * 256 + byte
+    }
+  }
+
+  private extendedLengthBytes(): number {
+    const short = this.second & 0x7f
+    return short === 126 ? 2 : short === 127 ? 8 : 0
+  }
+
   /** The full length of the header being read, or null while too little of it has arrived to tell. */
   private headerLength(): number | null {
     if (this.headerBytes < 2) return null
-    const second = this.header[1]!
-    const short = second & 0x7f
-    const extended = short === 126 ? 2 : short === 127 ? 8 : 0
-    return 2 + extended + ((second & 0x80) !== 0 ? 4 : 0)
+    return 2 + this.extendedLengthBytes() + ((this.second & 0x80) !== 0 ? 4 : 0)
   }
 
   private startFrame(): void {
-    const first = this.header[0]!
-    const second = this.header[1]!
-    const opcode = first & 0x0f
-    const short = second & 0x7f
-    let length = short
-    if (short === 126) length = (this.header[2]! << 8) | this.header[3]!
-    else if (short === 127) {
-      const high = ((this.header[2]! << 24) >>> 0) + (this.header[3]! << 16) + (this.header[4]! << 8) + this.header[5]!
-      const low = ((this.header[6]! << 24) >>> 0) + (this.header[7]! << 16) + (this.header[8]! << 8) + this.header[9]!
-      length = high * 2 ** 32 + low
-    }
+    const opcode = this.first & 0x0f
     if (opcode > 2 && opcode < FIRST_CONTROL) this.broken = true
     this.frameIsData = opcode < FIRST_CONTROL
-    this.frameIsFinal = (first & 0x80) !== 0
+    this.frameIsFinal = (this.first & 0x80) !== 0
     if (this.frameIsData && opcode !== CONTINUATION) this.held = 0
-    this.remaining = length
+    this.remaining = this.length
     this.headerBytes = 0
   }
 

@@ -11,20 +11,23 @@ import { CloseCode } from './close-codes.ts'
 import { defaultConfig } from './config.ts'
 import type { Config } from './config.ts'
 import { Connection } from './connection.ts'
+import type { ConnectionContext } from './connection.ts'
 import { ConnectionCaps } from './connection-caps.ts'
 import { ApplyBudgets, SLOW_APPLY_MS } from './apply-budget.ts'
 import { reclaimOnWrite } from './awareness-guard.ts'
 import { admitFrame, awarenessOwnersOf, closeExpired, refuseMalformed, releaseConnection } from './frame-guard.ts'
+import type { FrameGuardContext } from './frame-guard.ts'
 import { hostPolicy, isHostAllowed } from './host-check.ts'
 import { createRequestHandler, handleClientError } from './http.ts'
 import { RefusalLog } from './log-once.ts'
-import { FrameMeter, UnfinishedBudget } from './memory-budget.ts'
+import { UnfinishedBudget } from './memory-budget.ts'
 import type { Metrics, RefusalReason } from './metrics.ts'
 import { isOriginAllowed } from './origin.ts'
 import { limitPending } from './pending-limit.ts'
 import { redactUrl } from './redact.ts'
 import { handleRest } from './rest.ts'
 import { roomNameFromPath } from './room-name.ts'
+import type { Room } from './room.ts'
 import type { RoomRegistry } from './rooms.ts'
 import { createStaticHandler } from './static.ts'
 import { WriteBatcher } from './write-batcher.ts'
@@ -90,6 +93,12 @@ const REFUSAL_REASONS: Record<Refusal['code'], RefusalReason> = {
   [CloseCode.tooManyConnections]: 'too_many_connections',
 }
 
+function destroySocket(this: Duplex): void {
+  this.destroy()
+}
+
+function ignore(): void {}
+
 function toBytes(data: RawData): Uint8Array {
   if (Array.isArray(data)) return Buffer.concat(data)
   return data instanceof ArrayBuffer ? new Uint8Array(data) : data
@@ -101,7 +110,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   const { registry, metrics, logger } = deps
   const caps = new ConnectionCaps(config.maxConnectionsPerRoom, config.maxConnectionsPerAddress)
   const refusals = new RefusalLog()
-  const guard = { metrics, logger, refusals, maxAwarenessBytes: config.maxAwarenessBytes, maxUpdateItems: config.maxUpdateItems }
+  const guard: FrameGuardContext = { metrics, logger, refusals, maxAwarenessBytes: config.maxAwarenessBytes, maxUpdateItems: config.maxUpdateItems, owners: new WeakMap() }
   const access = new AccessControl(config.authSecret)
   // With AUTH_SECRET a page needs a token anyway; without it, only our own names (DNS rebinding).
   const hosts = access.enabled ? null : hostPolicy(config.host, config.allowedHosts)
@@ -124,7 +133,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
 
   http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Until ws owns the socket, a client that resets it must not crash the process.
-    socket.on('error', () => socket.destroy())
+    socket.on('error', destroySocket)
     upgrade(request, socket, head).catch((error: unknown) => {
       // Only the message: an error can carry the request URL, and with it the token (ERR_INVALID_URL's `input`).
       logger.error({ reason: (error as Error).message, url: redactUrl(request.url) }, 'websocket upgrade failed')
@@ -158,14 +167,13 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     if (closing !== null) return refuseUpgrade(socket, 503, 'Service Unavailable')
     wss.handleUpgrade(request, socket, head, (ws) => {
       sockets.add(ws)
-      ws.on('close', () => sockets.delete(ws))
+      ws.on('close', forgetSocket)
       if (!decision.ok) return refuse(ws, decision, path, remote)
       const over = caps.admit(room!, remote)
       if (over !== null) {
         const reason = over === 'room' ? 'too many connections to this room' : 'too many connections from this address'
         return refuse(ws, { ok: false, code: CloseCode.tooManyConnections, reason }, path, remote)
       }
-      ws.on('close', () => caps.release(room!, remote))
       accept(ws, socket, room!, decision, remote)
     })
   }
@@ -176,56 +184,42 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
   }
 
+  function forgetSocket(this: WebSocket): void {
+    sockets.delete(this)
+  }
+
   function refuse(ws: WebSocket, refusal: Refusal, path: string, remote: string): void {
-    ws.on('error', () => {})
+    ws.on('error', ignore)
     metrics.refused[REFUSAL_REASONS[refusal.code]] += 1
     refusals.write(logger, 'info', null, REFUSAL_REASONS[refusal.code], { path, remote, code: refusal.code, reason: refusal.reason }, 'refused connection')
     ws.close(refusal.code, refusal.reason)
   }
 
+  // Every connection's event handlers are these functions, shared, not closures of each connection
+  // (an idle connection then holds little more than its sockets): `this` is the socket, and its
+  // connection is looked up here.
+  const connectionOf = new WeakMap<WebSocket | Duplex, Connection>()
+  const roomOf = new WeakMap<Connection, Room>()
+  const connectionContext: ConnectionContext = {
+    maxBufferedBytes: config.maxBufferedBytes,
+    metrics,
+    batcher,
+    logger,
+    onSlowReader: (connection, buffered) =>
+      refusals.write(connection.log, 'warn', connection, 'slow_reader', { buffered, max: config.maxBufferedBytes }, 'dropping a connection that does not read what it is sent (MAX_BUFFERED_BYTES)'),
+  }
+
   function accept(ws: WebSocket, socket: Duplex, roomName: string, grant: Extract<AccessDecision, { ok: true }>, remote: string): void {
     const { mode, subject, expiresAt, name } = grant
     const id = nextConnectionId++
-    const log = logger.child({ conn: id, room: roomName })
-    const connection: Connection = new Connection(id, ws, { mode, subject, name, expiresAt, maxBufferedBytes: config.maxBufferedBytes }, metrics, { socket, batcher }, (buffered) =>
-      refusals.write(log, 'warn', connection, 'slow_reader', { buffered, max: config.maxBufferedBytes }, 'dropping a connection that does not read what it is sent (MAX_BUFFERED_BYTES)'),
-    )
-    const meter = new FrameMeter()
-    const onData = (chunk: Buffer): void => {
-      const over = unfinished.account(meter, chunk)
-      metrics.unfinishedBytes = unfinished.total
-      metrics.unfinishedBytesPeak = unfinished.peak
-      if (over !== null) closeOverBudget(over)
-    }
-    const closeOverBudget = (over: 'connection' | 'process'): void => {
-      // From now on what the client sends is read and thrown away, unparsed: the library holds
-      // no more of it, and the socket has no unread data when it is cut, so the cut is a FIN that
-      // leaves the close frame readable, not a reset that can discard it.
-      socket.removeAllListeners('data')
-      socket.on('data', () => {})
-      socket.resume()
-      const perConnection = over === 'connection'
-      metrics.closedByServer[perConnection ? 'unfinished_connection' : 'unfinished_process'] += 1
-      refusals.write(
-        log,
-        'warn',
-        connection,
-        `unfinished_${over}`,
-        { code: perConnection ? CloseCode.messageTooBig : CloseCode.tryAgainLater, held: meter.held, total: unfinished.total, max: perConnection ? unfinished.maxPerConnection : unfinished.maxTotal },
-        perConnection
-          ? 'closing connection: its unfinished message passed MAX_CONNECTION_UNFINISHED_BYTES'
-          : 'closing connection: unfinished messages across all connections passed MAX_UNFINISHED_BYTES',
-      )
-      connection.close(perConnection ? CloseCode.messageTooBig : CloseCode.tryAgainLater, perConnection ? 'unfinished message too large' : 'server busy, retry')
-      // The close frame goes out at once; the socket, and what the library held, go once the client
-      // has answered it, or after a grace that gives a busy client time to read it (cut sooner, a
-      // client still sending gets a reset that can discard the close frame unread: 1006, not 1013).
-      setTimeout(() => connection.terminate(), BUDGET_CLOSE_GRACE_MS).unref()
-    }
-    socket.on('data', onData)
-    const applyBudget = applyBudgets.join(remote)
+    const connection = new Connection(id, ws, { mode, subject, name, expiresAt, room: roomName, remote }, connectionContext, socket)
+    connectionOf.set(ws, connection)
+    connectionOf.set(socket, connection)
+    socket.on('data', meterData)
+    connection.applyBudget = applyBudgets.join(remote)
     metrics.connectionsAccepted += 1
     const room = registry.join(roomName, connection)
+    roomOf.set(connection, room)
     limitPending(room.doc, {
       maxBytes: config.maxPendingBytes,
       maxItems: config.maxPendingItems,
@@ -242,54 +236,113 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
         sender.close(CloseCode.tooManyPending, 'too many unresolved updates')
       },
     })
-    reclaimOnWrite(room, awarenessOwnersOf(room), logger.child({ room: roomName }))
-    log.debug({ mode, subject, remote }, 'connection opened')
-    let expiry: NodeJS.Timeout | undefined
-    const armExpiry = (): void => {
-      if (expiresAt === null) return
-      expiry = setTimeout(() => (connection.hasExpired() ? closeExpired(connection, guard) : armExpiry()), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - Date.now())))
-      expiry.unref()
-    }
-    armExpiry()
+    reclaimOnWrite(room, awarenessOwnersOf(room, guard), logger)
+    logger.debug({ conn: id, room: roomName, mode, subject, remote }, 'connection opened')
+    armExpiry(connection)
+    ws.on('message', receiveFrame)
+    ws.on('pong', markAlive)
+    ws.on('error', logSocketError)
+    ws.on('close', closeConnection)
+  }
 
-    ws.on('message', (data: RawData, isBinary: boolean) => {
-      connection.alive = true
-      const frame = toBytes(data)
-      metrics.messagesIn += 1
-      metrics.bytesIn += frame.length
-      if (!isBinary) return refuseMalformed(connection, room, 'text frame (y-websocket messages are binary)', guard)
-      const admitted = admitFrame(connection, room, frame, guard)
-      if (admitted === null) return
-      const started = performance.now()
-      room.receive(connection, admitted)
-      const ms = performance.now() - started
-      if (ms > SLOW_APPLY_MS) refusals.write(log, 'warn', connection, 'slow_apply', { ms: Math.round(ms), bytes: frame.length }, 'a message took long to handle: every room waited (logged once per connection)')
-      if (applyBudget.charge(ms) || !connection.isOpen) return
-      metrics.closedByServer.apply_budget += 1
-      refusals.write(log, 'warn', connection, 'apply_budget', { code: CloseCode.tooManyPending, max: config.maxApplyMs, remote }, 'closing connection: its address\'s messages took more than MAX_APPLY_MS to handle')
-      connection.close(CloseCode.tooManyPending, 'updates too costly')
-    })
-    ws.on('pong', () => {
-      connection.alive = true
-    })
-    ws.on('error', (error: Error & { code?: string }) => {
-      // ws has already started closing the socket (1009 for size, 1002/1007 for broken frames).
-      const tooLarge = error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
-      if (tooLarge) metrics.closedByServer.too_large += 1
-      else metrics.closedByServer.malformed += 1
-      refusals.write(log, 'warn', connection, tooLarge ? 'too_large' : 'broken_frame', { code: tooLarge ? CloseCode.messageTooBig : undefined, reason: error.message, wsError: error.code }, tooLarge ? 'closing connection: message too large' : 'closing connection: broken websocket frame')
-    })
-    ws.on('close', (code: number) => {
-      clearTimeout(expiry)
-      socket.off('data', onData)
-      unfinished.release(meter)
-      metrics.unfinishedBytes = unfinished.total
-      releaseConnection(connection)
-      applyBudgets.leave(remote)
-      awarenessOwnersOf(room).release(connection, room.getConnections())
-      registry.leave(room, connection)
-      log.debug({ code }, 'connection closed')
-    })
+  /** Closes `connection` when its token expires (one timer per connection with an expiring token). */
+  function armExpiry(connection: Connection): void {
+    if (connection.expiresAt === null) return
+    connection.expiry = setTimeout(expire, Math.min(MAX_TIMER_MS, Math.max(0, connection.expiresAt - Date.now())), connection)
+    connection.expiry.unref()
+  }
+
+  function expire(connection: Connection): void {
+    if (connection.hasExpired()) closeExpired(connection, guard)
+    else armExpiry(connection)
+  }
+
+  function meterData(this: Duplex, chunk: Buffer): void {
+    const connection = connectionOf.get(this)
+    if (connection === undefined) return
+    const over = unfinished.account(connection.meter, chunk)
+    metrics.unfinishedBytes = unfinished.total
+    metrics.unfinishedBytesPeak = unfinished.peak
+    if (over !== null) closeOverBudget(connection, this, over)
+  }
+
+  function closeOverBudget(connection: Connection, socket: Duplex, over: 'connection' | 'process'): void {
+    // From now on what the client sends is read and thrown away, unparsed: the library holds
+    // no more of it, and the socket has no unread data when it is cut, so the cut is a FIN that
+    // leaves the close frame readable, not a reset that can discard it.
+    socket.removeAllListeners('data')
+    socket.on('data', () => {})
+    socket.resume()
+    const perConnection = over === 'connection'
+    const meter = connection.meter
+    metrics.closedByServer[perConnection ? 'unfinished_connection' : 'unfinished_process'] += 1
+    refusals.write(
+      connection.log,
+      'warn',
+      connection,
+      `unfinished_${over}`,
+      { code: perConnection ? CloseCode.messageTooBig : CloseCode.tryAgainLater, held: meter.held, total: unfinished.total, max: perConnection ? unfinished.maxPerConnection : unfinished.maxTotal },
+      perConnection
+        ? 'closing connection: its unfinished message passed MAX_CONNECTION_UNFINISHED_BYTES'
+        : 'closing connection: unfinished messages across all connections passed MAX_UNFINISHED_BYTES',
+    )
+    connection.close(perConnection ? CloseCode.messageTooBig : CloseCode.tryAgainLater, perConnection ? 'unfinished message too large' : 'server busy, retry')
+    // The close frame goes out at once; the socket, and what the library held, go once the client
+    // has answered it, or after a grace that gives a busy client time to read it (cut sooner, a
+    // client still sending gets a reset that can discard the close frame unread: 1006, not 1013).
+    setTimeout(() => connection.terminate(), BUDGET_CLOSE_GRACE_MS).unref()
+  }
+
+  function receiveFrame(this: WebSocket, data: RawData, isBinary: boolean): void {
+    const connection = connectionOf.get(this)
+    const room = connection === undefined ? undefined : roomOf.get(connection)
+    if (connection === undefined || room === undefined) return
+    connection.alive = true
+    const frame = toBytes(data)
+    metrics.messagesIn += 1
+    metrics.bytesIn += frame.length
+    if (!isBinary) return refuseMalformed(connection, room, 'text frame (y-websocket messages are binary)', guard)
+    const admitted = admitFrame(connection, room, frame, guard)
+    if (admitted === null) return
+    const started = performance.now()
+    room.receive(connection, admitted)
+    const ms = performance.now() - started
+    if (ms > SLOW_APPLY_MS) refusals.write(connection.log, 'warn', connection, 'slow_apply', { ms: Math.round(ms), bytes: frame.length }, 'a message took long to handle: every room waited (logged once per connection)')
+    if (connection.applyBudget!.charge(ms) || !connection.isOpen) return
+    metrics.closedByServer.apply_budget += 1
+    refusals.write(connection.log, 'warn', connection, 'apply_budget', { code: CloseCode.tooManyPending, max: config.maxApplyMs, remote: connection.remote }, 'closing connection: its address\'s messages took more than MAX_APPLY_MS to handle')
+    connection.close(CloseCode.tooManyPending, 'updates too costly')
+  }
+
+  function markAlive(this: WebSocket): void {
+    const connection = connectionOf.get(this)
+    if (connection !== undefined) connection.alive = true
+  }
+
+  function logSocketError(this: WebSocket, error: Error & { code?: string }): void {
+    const connection = connectionOf.get(this)
+    if (connection === undefined) return
+    // ws has already started closing the socket (1009 for size, 1002/1007 for broken frames).
+    const tooLarge = error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
+    if (tooLarge) metrics.closedByServer.too_large += 1
+    else metrics.closedByServer.malformed += 1
+    refusals.write(connection.log, 'warn', connection, tooLarge ? 'too_large' : 'broken_frame', { code: tooLarge ? CloseCode.messageTooBig : undefined, reason: error.message, wsError: error.code }, tooLarge ? 'closing connection: message too large' : 'closing connection: broken websocket frame')
+  }
+
+  function closeConnection(this: WebSocket, code: number): void {
+    const connection = connectionOf.get(this)
+    const room = connection === undefined ? undefined : roomOf.get(connection)
+    if (connection === undefined || room === undefined) return
+    caps.release(connection.roomName, connection.remote)
+    clearTimeout(connection.expiry)
+    connection.tcp?.off('data', meterData)
+    unfinished.release(connection.meter)
+    metrics.unfinishedBytes = unfinished.total
+    releaseConnection(connection)
+    applyBudgets.leave(connection.remote)
+    awarenessOwnersOf(room, guard).release(connection, room.getConnections())
+    registry.leave(room, connection)
+    logger.debug({ conn: connection.id, room: room.name, code }, 'connection closed')
   }
 
   const pinger = setInterval(() => {

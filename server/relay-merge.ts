@@ -1,0 +1,168 @@
+import * as decoding from 'lib0/decoding'
+import * as encoding from 'lib0/encoding'
+
+/**
+ * Merging a room's batch of relayed updates without rebuilding their structs. `Y.mergeUpdates`
+ * decodes every struct into an object and encodes it again, and the fan-out merges each batch once
+ * for everyone and once more per sender in it (without the sender's own updates), so in a room of
+ * typists that is most of the relay's cost, and it grows with the square of the batch. Updates from
+ * different Yjs clients do not need that: a Yjs (v1) update is a list of per-client sections of
+ * structs followed by a delete set, and when no client has a section in two of the updates, their
+ * merge is their sections side by side and their delete sets combined. Here each update is read once
+ * (struct bytes are skipped, not decoded) and every merge of the batch is made by copying bytes.
+ * Anything else (two updates from one client, a struct this reader does not know) is left to
+ * `Y.mergeUpdates`: `split` says null.
+ */
+
+/** One v1 update, read into the byte ranges of its client sections and its deleted ranges per client. */
+export interface SplitUpdate {
+  /** Each client's section as it is in the update: struct count, client, first clock, structs. */
+  sections: Array<{ client: number; bytes: Uint8Array }>
+  /** Deleted ranges per client, as [clock, length]. */
+  deletes: Map<number, Array<[number, number]>>
+}
+
+const BITS5 = 31
+const BIT6 = 32
+const BIT7 = 64
+const BIT8 = 128
+const TYPE_XML_ELEMENT = 3
+const TYPE_XML_HOOK = 5
+
+/** Reads `update` (v1), or null when it holds a struct this reader does not know or is malformed. */
+export function splitUpdate(update: Uint8Array): SplitUpdate | null {
+  try {
+    const decoder = decoding.createDecoder(update)
+    const sections: SplitUpdate['sections'] = []
+    for (let count = decoding.readVarUint(decoder); count > 0; count--) {
+      const start = decoder.pos
+      const structs = decoding.readVarUint(decoder)
+      const client = decoding.readVarUint(decoder)
+      decoding.readVarUint(decoder) // first clock
+      for (let i = 0; i < structs; i++) if (!skipStruct(decoder)) return null
+      sections.push({ client, bytes: update.subarray(start, decoder.pos) })
+    }
+    const deletes: SplitUpdate['deletes'] = new Map()
+    for (let count = decoding.readVarUint(decoder); count > 0; count--) {
+      const client = decoding.readVarUint(decoder)
+      const ranges = deletes.get(client) ?? []
+      for (let n = decoding.readVarUint(decoder); n > 0; n--) ranges.push([decoding.readVarUint(decoder), decoding.readVarUint(decoder)])
+      if (ranges.length > 0) deletes.set(client, ranges)
+    }
+    return decoding.hasContent(decoder) ? null : { sections, deletes }
+  } catch {
+    return null
+  }
+}
+
+/** Whether no client has a section in two of `updates` (then `joinUpdates` merges them). */
+export function disjointClients(updates: readonly SplitUpdate[]): boolean {
+  const seen = new Set<number>()
+  for (const update of updates) {
+    for (const { client } of update.sections) {
+      if (seen.has(client)) return false
+      seen.add(client)
+    }
+  }
+  return true
+}
+
+/** The merge of `updates` (v1), which `disjointClients` must have accepted: their sections side by side, their delete sets combined. */
+export function joinUpdates(updates: readonly SplitUpdate[]): Uint8Array {
+  const encoder = encoding.createEncoder()
+  let sections = 0
+  for (const update of updates) sections += update.sections.length
+  encoding.writeVarUint(encoder, sections)
+  for (const update of updates) for (const section of update.sections) encoding.writeUint8Array(encoder, section.bytes)
+  const deletes = new Map<number, Array<[number, number]>>()
+  for (const update of updates) {
+    for (const [client, ranges] of update.deletes) {
+      const all = deletes.get(client)
+      if (all === undefined) deletes.set(client, ranges)
+      else deletes.set(client, all.concat(ranges))
+    }
+  }
+  encoding.writeVarUint(encoder, deletes.size)
+  for (const [client, ranges] of deletes) {
+    const merged = mergeRanges(ranges)
+    encoding.writeVarUint(encoder, client)
+    encoding.writeVarUint(encoder, merged.length)
+    for (const [clock, length] of merged) {
+      encoding.writeVarUint(encoder, clock)
+      encoding.writeVarUint(encoder, length)
+    }
+  }
+  return encoding.toUint8Array(encoder)
+}
+
+/** `ranges` sorted by clock, overlapping and touching ones joined (as Yjs writes a delete set). */
+function mergeRanges(ranges: ReadonlyArray<[number, number]>): Array<[number, number]> {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0])
+  const merged: Array<[number, number]> = []
+  for (const [clock, length] of sorted) {
+    const last = merged.at(-1)
+    if (last !== undefined && clock <= last[0] + last[1]) last[1] = Math.max(last[1], clock + length - last[0])
+    else merged.push([clock, length])
+  }
+  return merged
+}
+
+/** Skips one struct of a v1 update (Yjs's readClientsStructRefs, without building it); false for one it does not know. */
+function skipStruct(decoder: decoding.Decoder): boolean {
+  const info = decoding.readUint8(decoder)
+  const ref = info & BITS5
+  if (ref === 0 || ref === 10) {
+    decoding.readVarUint(decoder) // a GC's or a skip's length
+    return true
+  }
+  if ((info & BIT8) !== 0) skipId(decoder) // origin
+  if ((info & BIT7) !== 0) skipId(decoder) // right origin
+  if ((info & (BIT7 | BIT8)) === 0) {
+    // The parent: a root type's name, or the id of the item holding it; then the key in a map.
+    if (decoding.readVarUint(decoder) === 1) decoding.readVarUint8Array(decoder)
+    else skipId(decoder)
+    if ((info & BIT6) !== 0) decoding.readVarUint8Array(decoder)
+  }
+  return skipContent(decoder, ref)
+}
+
+function skipId(decoder: decoding.Decoder): void {
+  decoding.readVarUint(decoder)
+  decoding.readVarUint(decoder)
+}
+
+/** Skips an item's content of type `ref` (Yjs's contentRefs). */
+function skipContent(decoder: decoding.Decoder, ref: number): boolean {
+  switch (ref) {
+    case 1: // deleted: a length
+      decoding.readVarUint(decoder)
+      return true
+    case 2: // JSON: strings
+      for (let n = decoding.readVarUint(decoder); n > 0; n--) decoding.readVarUint8Array(decoder)
+      return true
+    case 3: // binary
+    case 4: // string
+    case 5: // embed (JSON text)
+      decoding.readVarUint8Array(decoder)
+      return true
+    case 6: // format: key and JSON text
+      decoding.readVarUint8Array(decoder)
+      decoding.readVarUint8Array(decoder)
+      return true
+    case 7: {
+      // a type: its kind, and the tag name of an XML element or hook
+      const type = decoding.readVarUint(decoder)
+      if (type === TYPE_XML_ELEMENT || type === TYPE_XML_HOOK) decoding.readVarUint8Array(decoder)
+      return true
+    }
+    case 8: // any: values
+      for (let n = decoding.readVarUint(decoder); n > 0; n--) decoding.readAny(decoder)
+      return true
+    case 9: // a subdocument: guid and options
+      decoding.readVarUint8Array(decoder)
+      decoding.readAny(decoder)
+      return true
+    default:
+      return false
+  }
+}

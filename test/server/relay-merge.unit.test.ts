@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import { disjointClients, joinUpdates, splitUpdate } from '../../server/relay-merge.ts'
+import { Random, fuzzSeeds } from '../helpers/random.ts'
+
+/** Issue 24: the fan-out's merge of a batch by copying bytes must equal Yjs's merge, for every kind of content. */
+
+/** One random edit of `doc`, of any kind Yjs can encode (text, formats, embeds, maps, arrays, XML, binary, subdocuments, deletions). */
+function edit(doc: Y.Doc, random: Random): void {
+  const text = doc.getText('text')
+  const map = doc.getMap('map')
+  const array = doc.getArray<unknown>('array')
+  const xml = doc.getXmlFragment('xml')
+  switch (random.int(11)) {
+    case 0:
+      text.insert(random.int(text.length + 1), random.pick(['a', 'bc', 'héllo ', '\n', '😀']))
+      break
+    case 1:
+      if (text.length > 0) text.delete(random.int(text.length), 1 + random.int(Math.min(3, text.length)))
+      else text.insert(0, 'x')
+      break
+    case 2:
+      text.insert(random.int(text.length + 1), 'bold', { bold: true, size: random.int(5) })
+      break
+    case 3:
+      text.insertEmbed(random.int(text.length + 1), { image: `i${random.int(9)}.png` })
+      break
+    case 4:
+      map.set(`k${random.int(5)}`, random.pick<unknown>([1, 'two', null, true, { nested: [1, { a: 'b' }] }, 2.5, -7, 2n ** 40n]))
+      break
+    case 5:
+      map.set(`b${random.int(3)}`, new Uint8Array([random.int(256), random.int(256)]))
+      break
+    case 6: {
+      const inner = new Y.Text()
+      map.set(`t${random.int(3)}`, inner)
+      inner.insert(0, 'inner')
+      break
+    }
+    case 7:
+      array.insert(random.int(array.length + 1), [random.int(100), 'x', [1, 2], { o: 1 }])
+      break
+    case 8: {
+      const element = new Y.XmlElement(random.pick(['p', 'h1']))
+      // A hook (a map type) may sit in a fragment, though its typings take only elements and texts.
+      xml.insert(random.int(xml.length + 1), [element, new Y.XmlText('t'), new Y.XmlHook('hook') as unknown as Y.XmlElement])
+      element.setAttribute('class', 'c')
+      break
+    }
+    case 9:
+      map.set(`d${random.int(2)}`, new Y.Doc())
+      break
+    case 10:
+      if (array.length > 0) array.delete(random.int(array.length))
+      else map.delete(`k${random.int(5)}`)
+      break
+  }
+}
+
+describe('relay-merge', () => {
+  it('merges updates of different clients as Y.mergeUpdates does, whatever they hold (seeded)', () => {
+    const seeds = fuzzSeeds(20)
+    console.log(`relay-merge: seeds ${seeds[0]}…${seeds.at(-1)} (FUZZ_SEED=N replays one)`)
+    for (const seed of seeds) {
+      const random = new Random(seed)
+      const base = new Y.Doc()
+      const writers = Array.from({ length: 2 + random.int(6) }, (_, i) => {
+        const doc = new Y.Doc()
+        doc.clientID = 1000 + i * 7 + random.int(5)
+        return doc
+      })
+      // Some shared history, so that updates point into each other's items and delete them.
+      for (let round = 0; round < 3; round++) {
+        for (const writer of writers) {
+          Y.applyUpdate(writer, Y.encodeStateAsUpdate(base))
+          for (let n = random.int(4); n >= 0; n--) edit(writer, random)
+          Y.applyUpdate(base, Y.encodeStateAsUpdate(writer))
+        }
+      }
+      // The batch: one update from each writer, made concurrently.
+      const updates = writers.map((writer) => {
+        Y.applyUpdate(writer, Y.encodeStateAsUpdate(base))
+        const before = Y.encodeStateVector(writer)
+        for (let n = random.int(4); n >= 0; n--) edit(writer, random)
+        return Y.encodeStateAsUpdate(writer, before)
+      })
+      const split = updates.map(splitUpdate)
+      expect(split.every((parts) => parts !== null), `seed ${seed}: every update read`).toBe(true)
+      expect(disjointClients(split.map((parts) => parts!))).toBe(true)
+      for (const keep of [() => true, (i: number) => i !== 0, (i: number) => i % 2 === 1]) {
+        const subset = updates.filter((_, i) => keep(i))
+        const ours = joinUpdates(split.filter((_, i) => keep(i)).map((parts) => parts!))
+        const theirs = Y.mergeUpdates(subset)
+        const a = new Y.Doc()
+        const b = new Y.Doc()
+        Y.applyUpdate(a, Y.encodeStateAsUpdate(base))
+        Y.applyUpdate(b, Y.encodeStateAsUpdate(base))
+        Y.applyUpdate(a, ours)
+        Y.applyUpdate(b, theirs)
+        expect(Y.encodeStateAsUpdate(a), `seed ${seed}`).toEqual(Y.encodeStateAsUpdate(b))
+        expect(Y.encodeStateVector(a)).toEqual(Y.encodeStateVector(b))
+        // Nothing waits for a missing dependency in one and not the other.
+        expect([a.store.pendingStructs === null, a.store.pendingDs === null]).toEqual([b.store.pendingStructs === null, b.store.pendingDs === null])
+      }
+    }
+  }, 60_000)
+
+  it('leaves to Yjs what it cannot copy: two updates of one client, and bytes that are not an update', () => {
+    const doc = new Y.Doc()
+    doc.clientID = 5
+    const updates: Uint8Array[] = []
+    doc.on('update', (update: Uint8Array) => updates.push(update))
+    doc.getText('text').insert(0, 'a')
+    doc.getText('text').insert(1, 'b')
+    const split = updates.map(splitUpdate)
+    expect(split.every((parts) => parts !== null)).toBe(true)
+    expect(disjointClients(split.map((parts) => parts!))).toBe(false)
+    expect(splitUpdate(new Uint8Array([1, 1, 5, 0, 31]))).toBe(null) // a struct of an unknown kind
+    expect(splitUpdate(new Uint8Array([1, 1]))).toBe(null) // cut short
+    expect(splitUpdate(Y.mergeUpdates([...updates, new Uint8Array([0, 0])]).slice(0, -1))).toBe(null) // no delete set
+  })
+})
