@@ -5,7 +5,7 @@ import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import { clipColumnDelta, type AtomicClipSettings } from './clip.ts'
+import { LONG_ROW, clipColumnDelta, clipRowColumn, type AtomicClipSettings } from './clip.ts'
 import {
   lineOfRow,
   positionForScreenColumn,
@@ -312,22 +312,25 @@ export class DisplayLayer {
     const lastRow = this.buffer.getLastRow()
     const pointRow = Number.isNaN(point.row) ? 0 : point.row
     let row: number
-    let line: string
     let column: number
     if (pointRow < 0) {
       row = 0
-      line = this.buffer.lineForRow(0) ?? ''
       column = 0
     } else if (pointRow > lastRow) {
       row = lastRow
-      line = this.buffer.lineForRow(row) ?? ''
-      column = line.length
+      column = Infinity
     } else {
       row = Math.floor(pointRow)
-      line = this.buffer.lineForRow(row) ?? ''
-      column = clipColumn(line, Math.floor(Number.isNaN(point.column) ? 0 : point.column))
+      column = Math.floor(Number.isNaN(point.column) ? 0 : point.column)
     }
-    column += clipColumnDelta(line, column, direction, this.clipSettings())
+    // A long row is read around the column only.
+    const length = this.buffer.lineLengthForRow(row)
+    if (length > LONG_ROW) column = clipRowColumn(this.layout.rowReader(row), length, column, direction, this.clipSettings())
+    else {
+      const line = this.buffer.lineForRow(row) ?? ''
+      column = clipColumn(line, column)
+      column += clipColumnDelta(line, column, direction, this.clipSettings())
+    }
     return this.screenPositionForValidPosition(row, column, direction)
   }
 

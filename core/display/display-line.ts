@@ -1,4 +1,4 @@
-import { FOLD_PLACEHOLDER, type DisplayLine, type Piece } from './layout.ts'
+import { FOLD_PLACEHOLDER, type DisplayLine, type Piece, type TextPiece } from './layout.ts'
 
 import type { ClipDirection } from '../point/unicode.ts'
 
@@ -73,6 +73,12 @@ export function rowIndexForPosition(line: DisplayLine, row: number, column: numb
 export function screenColumnForPosition(line: DisplayLine, k: number, row: number, column: number, tabLength: number): number {
   const layout = line.rows[k]!
   const { pieces } = line
+  // One piece and no tab: a column per code unit from the row's start (the text is not read).
+  if (!line.hasTab && pieces.length === 1) {
+    const piece = pieces[0] as TextPiece
+    const target = piece.row === row && column >= layout.column && column <= piece.end ? column : piece.end
+    return layout.indent + Math.max(0, target - layout.column)
+  }
   let screenColumn = layout.indent
   let i = layout.column
   for (let p = layout.piece; p < pieces.length; p++) {
