@@ -253,6 +253,19 @@ export class DisplayLayer {
     return Number.isInteger(screenRow) && screenRow >= 0 && screenRow < this.getScreenLineCount() ? this.lineTextForScreenRow(screenRow) : undefined
   }
 
+  /** `LineSource`: a screen row's text between two columns and its length, a long row read only there. */
+  textInRow(screenRow: number, from: number, to: number): { from: number; text: string; length: number } {
+    const found = this.screenRowEntry(screenRow)
+    const row = found !== null && this.layout.isPlain(found.entry) ? found.entry.row : -1
+    const length = row >= 0 ? this.buffer.lineLengthForRow(row) : 0
+    if (length <= LONG_ROW) {
+      const line = this.lineTextForScreenRow(screenRow)
+      return { from: 0, text: line, length: line.length }
+    }
+    const start = Math.max(0, Math.min(from, length))
+    return { from: start, text: this.layout.rowReader(row)(start, Math.max(start, Math.min(to, length))), length }
+  }
+
   lineLengthForScreenRow(screenRow: number): number {
     const found = this.screenRowEntry(screenRow)
     if (!found) return 0

@@ -1,4 +1,4 @@
-import { FOLD_PLACEHOLDER, type DisplayLine, type Piece, type TextPiece } from './layout.ts'
+import { FOLD_PLACEHOLDER, pieceText, type DisplayLine, type Piece, type TextPiece } from './layout.ts'
 
 import type { ClipDirection } from '../point/unicode.ts'
 
@@ -173,6 +173,13 @@ export function screenRowText(line: DisplayLine, k: number, tabLength: number): 
       continue
     }
     const end = next && next.piece === p ? next.column : piece.end
+    if (!line.hasTab) {
+      // No tab: the screen row shows the piece's text as it is (read without the rest of a long row).
+      out += pieceText(piece, i, end)
+      screenColumn += end - i
+      if (next && next.piece === p) break
+      continue
+    }
     const text = piece.line
     let runStart = i
     for (; i < end; i++) {

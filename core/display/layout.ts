@@ -211,6 +211,16 @@ class RowTextPiece implements TextPiece {
     if (this.text === null) this.text = this.read(0, this.end)
     return this.text
   }
+
+  /** The row's text between two columns, read alone unless the whole text was read already. */
+  slice(from: number, to: number): string {
+    return this.text === null ? this.read(from, to) : this.text.slice(from, to)
+  }
+}
+
+/** A text piece's text between two columns (0 <= from <= to <= its row's length), not reading a long row whole. */
+export function pieceText(piece: TextPiece, from: number, to: number): string {
+  return piece instanceof RowTextPiece ? piece.slice(from, to) : piece.line.slice(from, to)
 }
 
 /** Characters before the re-wrap's first row that a cluster-boundary test may read (unicode.ts reads 66). */
