@@ -137,15 +137,13 @@ export class LongLine {
 
   /** Index of the piece holding `offset` (the last piece for the line's end). */
   private pieceAt(offset: number): number {
+    // A binary search by halving steps: the last start not after `offset`.
     const starts = this.starts
-    let lo = 0
-    let hi = starts.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (starts[mid]! <= offset) lo = mid
-      else hi = mid - 1
+    let found = 0
+    for (let step = 1 << (31 - Math.clz32(starts.length)); step > 0; step >>= 1) {
+      if (found + step < starts.length && starts[found + step]! <= offset) found += step
     }
-    return lo
+    return found
   }
 
   /** Recomputes the piece starts from piece `from` on. */

@@ -40,20 +40,28 @@ function hasNonSpaceUpTo(text: string, column: number): boolean {
 }
 
 /**
- * `clipColumn` and then `clipColumnDelta` on a row `length` code units long, read through
- * `read(from, to)`: a long row only around the column, the whole row only when the answer could
- * depend on text further away (a cluster or a run of leading spaces longer than the window).
+ * `clipColumn` (unless `clipFirst` is false: `column` is then a whole column of the row) and then
+ * `clipColumnDelta` on a row `length` code units long, read through `read(from, to)`: a long row only
+ * around the column, the whole row only when the answer could depend on text further away (a
+ * cluster or a run of leading spaces longer than the window).
  */
-export function clipRowColumn(read: (from: number, to: number) => string, length: number, column: number, direction: ClipDirection, settings: AtomicClipSettings): number {
+export function clipRowColumn(
+  read: (from: number, to: number) => string,
+  length: number,
+  column: number,
+  direction: ClipDirection,
+  settings: AtomicClipSettings,
+  clipFirst = true,
+): number {
   const target = Number.isNaN(column) || column <= 0 ? 0 : column >= length ? length : Math.floor(column)
   const base = Math.max(0, target - AROUND)
   if (base > 0) {
     const window = read(base, Math.min(length, target + AROUND))
-    const local = clipColumn(window, column - base)
+    const local = clipFirst ? clipColumn(window, column - base) : column - base
     const delta = clipColumnDelta(window, local, direction, settings)
     if (Math.abs(delta) < AROUND / 2 && hasNonSpaceUpTo(window, local)) return base + local + delta
   }
   const line = read(0, length)
-  const clipped = clipColumn(line, column)
+  const clipped = clipFirst ? clipColumn(line, column) : column
   return clipped + clipColumnDelta(line, clipped, direction, settings)
 }

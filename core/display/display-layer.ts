@@ -243,7 +243,6 @@ export class DisplayLayer {
     return screenRowText(line, Math.min(k, line.rows.length - 1), this.tabLength)
   }
 
-  /** Screen columns of a screen row, wrap indentation and trailing whitespace included (0 past the end). */
   /** `LineSource` (core/motions): the screen rows, so every motion also runs in screen coordinates. */
   getLineCount(): number {
     return this.getScreenLineCount()
@@ -256,16 +255,13 @@ export class DisplayLayer {
   /** `LineSource`: a screen row's text between two columns and its length, a long row read only there. */
   textInRow(screenRow: number, from: number, to: number): { from: number; text: string; length: number } {
     const found = this.screenRowEntry(screenRow)
-    const row = found !== null && this.layout.isPlain(found.entry) ? found.entry.row : -1
-    const length = row >= 0 ? this.buffer.lineLengthForRow(row) : 0
-    if (length <= LONG_ROW) {
-      const line = this.lineTextForScreenRow(screenRow)
-      return { from: 0, text: line, length: line.length }
-    }
-    const start = Math.max(0, Math.min(from, length))
-    return { from: start, text: this.layout.rowReader(row)(start, Math.max(start, Math.min(to, length))), length }
+    const part = found !== null && this.layout.isPlain(found.entry) ? this.layout.partOfLongRow(found.entry.row, from, to, LONG_ROW) : null
+    if (part) return part
+    const line = this.lineTextForScreenRow(screenRow)
+    return { from: 0, text: line, length: line.length }
   }
 
+  /** Screen columns of a screen row, wrap indentation and trailing whitespace included (0 past the end). */
   lineLengthForScreenRow(screenRow: number): number {
     const found = this.screenRowEntry(screenRow)
     if (!found) return 0
@@ -324,18 +320,9 @@ export class DisplayLayer {
     // Clipped as TextBuffer#clipPosition does, reading the line once for both clips.
     const lastRow = this.buffer.getLastRow()
     const pointRow = Number.isNaN(point.row) ? 0 : point.row
-    let row: number
-    let column: number
-    if (pointRow < 0) {
-      row = 0
-      column = 0
-    } else if (pointRow > lastRow) {
-      row = lastRow
-      column = Infinity
-    } else {
-      row = Math.floor(pointRow)
-      column = Math.floor(Number.isNaN(point.column) ? 0 : point.column)
-    }
+    // Before the first row: (0, 0); past the last: the end of the last row.
+    const row = pointRow < 0 ? 0 : pointRow > lastRow ? lastRow : Math.floor(pointRow)
+    let column = pointRow < 0 ? 0 : pointRow > lastRow ? Infinity : Math.floor(Number.isNaN(point.column) ? 0 : point.column)
     // A long row is read around the column only.
     const length = this.buffer.lineLengthForRow(row)
     if (length > LONG_ROW) column = clipRowColumn(this.layout.rowReader(row), length, column, direction, this.clipSettings())
@@ -366,9 +353,11 @@ export class DisplayLayer {
     const entry = this.rows.rowForScreen(row)
     const forwardToNextRow = direction === 'forward' && row < lastScreenRow
     if (this.layout.isPlain(entry)) {
+      const length = this.buffer.lineLengthForRow(entry.row)
+      if (column > length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
+      const plainColumn = Math.min(column, length)
+      if (length > LONG_ROW) return new Point(entry.row, clipRowColumn(this.layout.rowReader(entry.row), length, plainColumn, direction, this.clipSettings(), false))
       const text = this.buffer.lineForRow(entry.row) ?? ''
-      if (column > text.length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
-      const plainColumn = Math.min(column, text.length)
       return new Point(entry.row, plainColumn + clipColumnDelta(text, plainColumn, direction, this.clipSettings()))
     }
     const line = this.layout.displayLine(entry.row)

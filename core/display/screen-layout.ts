@@ -241,6 +241,14 @@ export class ScreenLayout {
     }
   }
 
+  /** A buffer row longer than `longerThan`: its text between two columns (clamped into it) and its length; null for a shorter row. */
+  partOfLongRow(row: number, from: number, to: number, longerThan: number): { from: number; text: string; length: number } | null {
+    const length = this.buffer.lineLengthForRow(row)
+    if (length <= longerThan) return null
+    const start = Math.max(0, Math.min(from, length))
+    return { from: start, text: this.rowReader(row)(start, Math.max(start, Math.min(to, length))), length }
+  }
+
   /**
    * Measures the display line starting at `startRow` into `this.measure` (rows, width, tab) without
    * keeping its layout; returns its last buffer row.

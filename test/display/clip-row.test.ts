@@ -43,6 +43,10 @@ describe('clipRowColumn', () => {
         const direction = random.pick<ClipDirection>(['backward', 'forward', 'closest'])
         const answer = clipRowColumn((from, to) => line.slice(from, to), line.length, column, direction, settings)
         expect(answer, `seed ${seed}, step ${step}`).toBe(whole(line, column, direction, settings))
+        // Without the surrogate clip first (a whole column of the row).
+        const inside = Math.min(line.length, column)
+        const unclipped = clipRowColumn((from, to) => line.slice(from, to), line.length, inside, direction, settings, false)
+        expect(unclipped, `seed ${seed}, step ${step} (unclipped)`).toBe(inside + clipColumnDelta(line, inside, direction, settings))
       }
     })
   }
