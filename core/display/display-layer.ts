@@ -366,6 +366,8 @@ export class DisplayLayer {
     const length = line.rows[k]!.length
     if (column > length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
     const position = positionForScreenColumn(line, k, Math.min(column, length), direction, skip, this.tabLength)
+    const rowLength = this.buffer.lineLengthForRow(position.row)
+    if (rowLength > LONG_ROW) return new Point(position.row, clipRowColumn(this.layout.rowReader(position.row), rowLength, position.column, direction, this.clipSettings(), false))
     const text = lineOfRow(line, position.row)
     return new Point(position.row, position.column + clipColumnDelta(text, position.column, direction, this.clipSettings()))
   }

@@ -125,6 +125,12 @@ export function positionForScreenColumn(
       : rowStartPosition(line, k + 1)
   }
   const { pieces } = line
+  // One piece and no tab: a code unit per column from the row's start (the text is not read).
+  if (!line.hasTab && pieces.length === 1) {
+    const piece = pieces[0] as TextPiece
+    const at = layout.column + column - layout.indent
+    return at < piece.end ? { row: piece.row, column: at } : endPosition(line)
+  }
   let screenColumn = layout.indent
   let i = layout.column
   for (let p = layout.piece; p < pieces.length; p++) {
