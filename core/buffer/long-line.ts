@@ -70,12 +70,12 @@ export class LongLine {
   }
 
   /**
-   * The text between two offsets of the line (clamped into it), as `String#slice` with 0 <= from: the
-   * pieces that hold it, concatenated without copying them into one string first.
+   * The text between two offsets of the line, as `String#slice` (a negative offset counts from the
+   * end): the pieces that hold it, concatenated without copying them into one string first.
    */
   slice(from: number, to: number = this.length): string {
-    const start = Math.max(0, from)
-    const end = Math.min(this.length, to)
+    const start = from < 0 ? Math.max(0, this.length + from) : Math.min(from, this.length)
+    const end = to < 0 ? Math.max(0, this.length + to) : Math.min(this.length, to)
     if (end <= start) return ''
     if (this.joined !== null) return this.joined.slice(start, end)
     let i = this.pieceAt(start)

@@ -16,6 +16,7 @@ describe('LongLine', () => {
     expect(line.slice(3, 12)).toBe('deXYfghij')
     expect(line.slice(0, 4)).toBe('abcd')
     expect(line.slice(26, 99)).toBe('yz\n')
+    expect([line.slice(-3), line.slice(-1, 1), line.slice(2, -25)]).toEqual(['yz\n', '', 'cd'])
     expect(line.charCodeAt(6)).toBe('Y'.charCodeAt(0))
     expect(line.charCodeAt(29)).toBeNaN()
     expect(line.toString()).toBe('abcdeXYfghijklmnopqrstuvwxyz\n')
