@@ -4,10 +4,10 @@
  * alone. Target: the tree within 1x of CodeMirror's Text (which does no clipping).
  */
 import { Text } from '@codemirror/state'
-import type { LineIndex } from '../core/buffer/line-index.ts'
+import { LineIndex } from '../core/buffer/line-index.ts'
 import { TextBuffer } from '../core/buffer/text-buffer.ts'
 import { Point } from '../core/point/point.ts'
-import { compare, fmt, ratio } from './measure.ts'
+import { allocation, bytes, compare, fmt, median, ratio } from './measure.ts'
 
 const LINES = 200_000
 const QUERIES = 100_000
@@ -76,4 +76,28 @@ console.log(
 console.log(
   `core: row/column <-> offset vs a naive linear scan: ${ratio(1 / naiveTime.ratio)} faster (${fmt(naiveTime.ours / NAIVE_QUERIES)} vs ${fmt(naiveTime.baseline / NAIVE_QUERIES)} per conversion pair)`,
 )
-if (sink === 0.5) console.log('')
+
+// Typing in the index alone: a character typed and deleted in the middle of a 1 MB single line (kept in
+// pieces) against the same in the middle of an 80-column line of a 1 MB document.
+const SIZE = 1024 * 1024
+const oneLine = new LineIndex('x'.repeat(SIZE))
+const manyLines = new LineIndex(('y'.repeat(80) + '\n').repeat(SIZE / 81))
+const typeIn = (target: LineIndex, offset: number) => () => {
+  for (let i = 0; i < 5000; i++) {
+    target.edit(offset, 0, 'a')
+    target.edit(offset, 1, '')
+  }
+}
+const longTyping = typeIn(oneLine, SIZE / 2)
+const shortTyping = typeIn(manyLines, manyLines.offsetForRow(manyLines.lineCount >> 1) + 40)
+const typingRatios: number[] = []
+const typingBytes: number[] = []
+for (let round = 0; round < 9; round++) {
+  const long = allocation(longTyping)
+  const short = allocation(shortTyping)
+  typingRatios.push(long.ms / short.ms)
+  typingBytes.push(long.bytes / 10000)
+}
+console.log(`core: line index edit in a 1 MB single line vs an 80-column line, per round: ${typingRatios.map(ratio).join(' ')}`)
+console.log(`core: line index edit in a 1 MB single line: ${ratio(median(typingRatios))} an 80-column line (${bytes(median(typingBytes))} allocated per edit)`)
+if (oneLine.length !== SIZE || sink === 0.5) console.log('')

@@ -4,6 +4,12 @@
  * it touches. It mirrors the Y.Text so that reads never stringify the CRDT.
  */
 import { buildTree, spliceTree, type SummedTreeShape } from './summed-tree.ts'
+import { LongLine, PIECE_SIZES, type PieceSizes } from './long-line.ts'
+
+export { LongLine, PIECE_SIZES, type PieceSizes } from './long-line.ts'
+
+/** A line with its ending: one string, or pieces when it is long (long-line.ts). */
+export type Line = string | LongLine
 
 const LEAF_MAX = 32
 const BRANCH_MAX = 32
@@ -15,7 +21,7 @@ const BRANCH_MAX = 32
 class TreeNode {
   constructor(
     readonly leaf: boolean,
-    readonly lines: string[],
+    readonly lines: Line[],
     readonly children: TreeNode[],
     readonly lineCount: number,
     public length: number,
@@ -35,6 +41,25 @@ export function endingLength(line: string): number {
   return last === 13 ? 1 : 0
 }
 
+/** The whole line `line` (with its ending) as one string. */
+export function lineText(line: Line): string {
+  return typeof line === 'string' ? line : line.toString()
+}
+
+/** Length of the ending of `line` (0, 1 or 2), read from its last two code units. */
+export function lineEndingLength(line: Line): number {
+  if (typeof line === 'string') return endingLength(line)
+  const n = line.length
+  const last = line.charCodeAt(n - 1)
+  if (last === 10) return n > 1 && line.charCodeAt(n - 2) === 13 ? 2 : 1
+  return last === 13 ? 1 : 0
+}
+
+/** `line.slice(from, to)` without joining a long line's pieces into one string first. */
+export function lineSlice(line: Line, from: number, to: number): string {
+  return line.slice(from, to)
+}
+
 /** Splits text into lines that keep their endings; the last piece has none (and may be empty). */
 export function splitLines(text: string): string[] {
   const lines: string[] = []
@@ -49,7 +74,7 @@ export function splitLines(text: string): string[] {
   return lines
 }
 
-function makeLeaf(lines: string[]): TreeNode {
+function makeLeaf(lines: Line[]): TreeNode {
   let length = 0
   for (const line of lines) length += line.length
   return new TreeNode(true, lines, NONE, lines.length, length)
@@ -65,7 +90,7 @@ function makeBranch(children: TreeNode[]): TreeNode {
   return new TreeNode(false, NONE, children, lineCount, length)
 }
 
-const SHAPE: SummedTreeShape<TreeNode, string[]> = {
+const SHAPE: SummedTreeShape<TreeNode, Line[]> = {
   leafMax: LEAF_MAX,
   branchMax: BRANCH_MAX,
   isLeaf: (node) => node.leaf,
@@ -74,7 +99,7 @@ const SHAPE: SummedTreeShape<TreeNode, string[]> = {
   entries: (leaf) => leaf.lines,
   entryCount: (lines) => lines.length,
   slice: (lines, from, to) => lines.slice(from, to),
-  concat: (parts) => ([] as string[]).concat(...parts),
+  concat: (parts) => ([] as Line[]).concat(...parts),
   leaf: makeLeaf,
   branch: makeBranch,
 }
@@ -82,8 +107,9 @@ const SHAPE: SummedTreeShape<TreeNode, string[]> = {
 export class LineIndex {
   private root: TreeNode
 
-  constructor(text = '') {
-    this.root = buildTree(SHAPE, splitLines(text))
+  /** `sizes` says from which length a line is kept in pieces, and how long they are (long-line.ts). */
+  constructor(text = '', readonly sizes: PieceSizes = PIECE_SIZES) {
+    this.root = buildTree(SHAPE, this.entries(splitLines(text)))
   }
 
   get lineCount(): number {
@@ -94,13 +120,13 @@ export class LineIndex {
     return this.root.length
   }
 
-  /** The line at `row` including its ending ('' outside the text). */
+  /** The line at `row` including its ending ('' outside the text), joined when it is in pieces. */
   lineWithEnding(row: number): string {
-    return this.lineAndOffsetForRow(row).line
+    return lineText(this.lineAndOffsetForRow(row).line)
   }
 
-  /** The line at `row` (with its ending) and its start offset, in one descent. */
-  lineAndOffsetForRow(row: number): { line: string; offset: number } {
+  /** The line at `row` (with its ending; pieces when long) and its start offset, in one descent. */
+  lineAndOffsetForRow(row: number): { line: Line; offset: number } {
     if (row >= this.root.lineCount) return { line: '', offset: this.root.length }
     let node = this.root
     let local = row
@@ -119,8 +145,8 @@ export class LineIndex {
     return { line: lines[local] ?? '', offset }
   }
 
-  /** The row holding `offset`, its start offset and its line (with ending), in one descent. */
-  lineForOffset(offset: number): { row: number; rowStart: number; line: string } {
+  /** The row holding `offset`, its start offset and its line (with ending; pieces when long), in one descent. */
+  lineForOffset(offset: number): { row: number; rowStart: number; line: Line } {
     let node = this.root
     let remaining = offset < 0 ? 0 : offset > node.length ? node.length : offset
     let row = 0
@@ -149,6 +175,12 @@ export class LineIndex {
     return last >= 0 ? { row: row + last, rowStart, line: lines[last]! } : { row, rowStart, line: '' }
   }
 
+  /** How many pieces the line at `row` is kept in: 0 for a line kept as one string (tests, diagnostics). */
+  pieceCountForRow(row: number): number {
+    const { line } = this.lineAndOffsetForRow(row)
+    return typeof line === 'string' ? 0 : line.pieceCount
+  }
+
   /** Offset of the first character of `row` (the text's length past the last row). */
   offsetForRow(row: number): number {
     return this.lineAndOffsetForRow(row).offset
@@ -160,7 +192,7 @@ export class LineIndex {
     return { row, rowStart }
   }
 
-  /** Lines with their endings for rows [startRow, endRow). */
+  /** Lines with their endings for rows [startRow, endRow), long ones joined. */
   linesWithEndings(startRow: number, endRow: number): string[] {
     const out: string[] = []
     this.collect(this.root, startRow, Math.min(endRow, this.lineCount), out)
@@ -170,7 +202,7 @@ export class LineIndex {
   private collect(node: TreeNode, from: number, to: number, out: string[]): void {
     if (from >= to) return
     if (node.leaf) {
-      for (let i = from; i < to; i++) out.push(node.lines[i]!)
+      for (let i = from; i < to; i++) out.push(lineText(node.lines[i]!))
       return
     }
     let start = 0
@@ -187,16 +219,18 @@ export class LineIndex {
   charAt(offset: number): string {
     if (offset < 0 || offset >= this.root.length) return ''
     const { rowStart, line } = this.lineForOffset(offset)
-    return line.charAt(offset - rowStart)
+    return line.slice(offset - rowStart, offset - rowStart + 1)
   }
 
-  /** Text between two offsets. */
+  /** Text between two offsets; within one row, only the characters asked for are read. */
   textBetween(startOffset: number, endOffset: number): string {
     if (endOffset <= startOffset) return ''
-    const first = this.rowForOffset(startOffset)
-    const last = this.rowForOffset(Math.max(startOffset, endOffset - 1))
-    const joined = this.linesWithEndings(first.row, last.row + 1).join('')
-    return joined.slice(startOffset - first.rowStart, endOffset - first.rowStart)
+    const first = this.lineForOffset(startOffset)
+    const local = startOffset - first.rowStart
+    if (endOffset - first.rowStart <= first.line.length) return first.line.slice(local, endOffset - first.rowStart)
+    const last = this.lineForOffset(endOffset - 1)
+    const parts = [first.line.slice(local, first.line.length), ...this.linesWithEndings(first.row + 1, last.row), last.line.slice(0, endOffset - last.rowStart)]
+    return parts.join('')
   }
 
   getText(): string {
@@ -211,16 +245,26 @@ export class LineIndex {
   edit(offset: number, deleteLength: number, text: string, at = this.lineForOffset(offset)): void {
     // Typing: an edit inside one row's content with no line break in or out re-splits nothing. At a
     // row's start a '\r' ending the row above could join a '\n', so that case takes the full path.
-    const contentEnd = at.rowStart + at.line.length - endingLength(at.line)
+    const line = at.line
+    const contentEnd = at.rowStart + line.length - lineEndingLength(line)
     if (offset + deleteLength <= contentEnd && (offset > at.rowStart || at.row === 0) && !/[\r\n]/.test(text)) {
       const local = offset - at.rowStart
-      this.replaceLine(at.row, at.line.slice(0, local) + text + at.line.slice(local + deleteLength), text.length - deleteLength)
+      const delta = text.length - deleteLength
+      if (typeof line === 'string') {
+        const edited = line.slice(0, local) + text + line.slice(local + deleteLength)
+        this.replaceLine(at.row, edited.length > this.sizes.longLine ? new LongLine(edited, this.sizes) : edited, delta)
+      } else {
+        // A line in pieces is edited in place (only the pieces the edit touches change); one that
+        // has shrunk to under half the long-line length goes back to one string.
+        line.edit(local, deleteLength, text)
+        this.replaceLine(at.row, line.length < this.sizes.longLine >> 1 ? line.toString() : line, delta)
+      }
       return
     }
     let firstRow = at.row
     let firstStart = at.rowStart
     if (offset === at.rowStart && firstRow > 0) {
-      const previous = this.lineWithEnding(firstRow - 1)
+      const previous = this.lineAndOffsetForRow(firstRow - 1).line
       if (previous.charCodeAt(previous.length - 1) === 13) {
         firstRow -= 1
         firstStart -= previous.length
@@ -241,7 +285,7 @@ export class LineIndex {
    * Puts `line` in place of the line at `row` (same ending), `delta` code units longer than it: one
    * descent, adding `delta` to the lengths on the way (the caller found the row, so it exists).
    */
-  private replaceLine(row: number, line: string, delta: number): void {
+  private replaceLine(row: number, line: Line, delta: number): void {
     let node = this.root
     let local = row
     for (;;) {
@@ -255,8 +299,20 @@ export class LineIndex {
   }
 
   private splice(from: number, to: number, lines: string[]): void {
-    const root = spliceTree(SHAPE, this.root, from, to, lines)
+    const root = spliceTree(SHAPE, this.root, from, to, this.entries(lines))
     // No rows at all is the empty text: one empty row.
     this.root = root.lineCount === 0 ? makeLeaf(['']) : root
+  }
+
+  /** The entries of `lines`: long ones in pieces. */
+  private entries(lines: string[]): Line[] {
+    const { longLine } = this.sizes
+    let entries: Line[] | null = null
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i]!.length <= longLine) continue
+      entries ??= lines.slice()
+      entries[i] = new LongLine(lines[i]!, this.sizes)
+    }
+    return entries ?? lines
   }
 }

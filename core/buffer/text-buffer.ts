@@ -3,9 +3,9 @@ import { Emitter } from '../events/emitter.ts'
 import { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import { LineIndex, endingLength } from './line-index.ts'
+import { LineIndex, lineEndingLength, type Line } from './line-index.ts'
 import type { BufferChangeEvent, TextChange } from './text-change.ts'
-import { clipColumn, toFiniteNumber } from '../point/unicode.ts'
+import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../point/unicode.ts'
 import { withLineEndingPairs, withSplitSurrogates } from './edit-repair.ts'
 import { YTextChangeReader, diffChange, rawChangesFromDelta, type RawChange } from './ytext-changes.ts'
 import type { ChangeSet } from './change-set.ts'
@@ -137,29 +137,34 @@ export class TextBuffer {
   lineForRow(row: number): string | undefined {
     if (!Number.isInteger(row) || row < 0 || row >= this.index.lineCount) return undefined
     const line = this.index.lineWithEnding(row)
-    return line.slice(0, line.length - endingLength(line))
+    return line.slice(0, line.length - lineEndingLength(line))
   }
 
   /** The length of a row's text, without its line ending (0 beyond the last row). */
   lineLengthForRow(row: number): number {
-    return this.lineForRow(row)?.length ?? 0
+    if (!Number.isInteger(row) || row < 0 || row >= this.index.lineCount) return 0
+    const { line } = this.index.lineAndOffsetForRow(row)
+    return line.length - lineEndingLength(line)
   }
 
   /** '\n', '\r\n', '\r', or '' for the last row. */
   lineEndingForRow(row: number): string {
     if (!Number.isInteger(row) || row < 0 || row >= this.index.lineCount) return ''
-    const line = this.index.lineWithEnding(row)
-    return line.slice(line.length - endingLength(line))
+    const { line } = this.index.lineAndOffsetForRow(row)
+    return line.slice(line.length - lineEndingLength(line), line.length)
   }
 
   /** Every row's text, without line endings. */
   getLines(): string[] {
-    return this.index.linesWithEndings(0, this.index.lineCount).map((line) => line.slice(0, line.length - endingLength(line)))
+    return this.index.linesWithEndings(0, this.index.lineCount).map((line) => line.slice(0, line.length - lineEndingLength(line)))
   }
 
   /** Whether a row holds only whitespace. */
   isRowBlank(row: number): boolean {
-    return !/\S/.test(this.lineForRow(row) ?? '')
+    if (!Number.isInteger(row) || row < 0 || row >= this.index.lineCount) return true
+    // The line ending is whitespace too, so the line is read as the index keeps it.
+    const { line } = this.index.lineAndOffsetForRow(row)
+    return typeof line === 'string' ? !/\S/.test(line) : !line.hasNonWhitespace()
   }
 
   /** The nearest row before `startRow` with non-whitespace text, or null. */
@@ -221,8 +226,8 @@ export class TextBuffer {
     if (row < 0) return Point.ZERO
     if (row > this.index.lineCount - 1) return this.getEndPosition()
     const clippedRow = Math.floor(row)
-    const line = this.index.lineWithEnding(clippedRow)
-    const clippedColumn = clipColumn(line, Math.floor(point.column), 'backward', line.length - endingLength(line))
+    const { line } = this.index.lineAndOffsetForRow(clippedRow)
+    const clippedColumn = clipColumnOf(line, Math.floor(point.column), line.length - lineEndingLength(line))
     if (clippedRow === point.row && clippedColumn === point.column) return point
     return new Point(clippedRow, clippedColumn)
   }
@@ -244,7 +249,7 @@ export class TextBuffer {
     // One descent gives the row's text (to clip the column) and its offset.
     const { line, offset } = this.index.lineAndOffsetForRow(Math.floor(row))
     const column = Math.floor(toFiniteNumber(point.column))
-    return offset + clipColumn(line, column, 'backward', contentLength(line, column))
+    return offset + clipColumnOf(line, column, contentLength(line, column))
   }
 
   /** The position of an offset (clipped to the text). */
@@ -253,7 +258,7 @@ export class TextBuffer {
     const clamped = Math.max(0, Math.min(this.index.length, Math.floor(n)))
     const { row, rowStart, line } = this.index.lineForOffset(clamped)
     const column = clamped - rowStart
-    return new Point(row, clipColumn(line, column, 'backward', contentLength(line, column)))
+    return new Point(row, clipColumnOf(line, column, contentLength(line, column)))
   }
 
   /** Offset of an already clipped point. */
@@ -473,7 +478,7 @@ export class TextBuffer {
       const start = new Point(at.row, local)
       let oldText: string
       let oldEnd: Point
-      if (local + deleteLength <= at.line.length - endingLength(at.line)) {
+      if (local + deleteLength <= at.line.length - lineEndingLength(at.line)) {
         oldText = at.line.slice(local, local + deleteLength)
         oldEnd = new Point(at.row, local + deleteLength)
       } else {
@@ -551,6 +556,18 @@ export class TextBuffer {
  * The length of `line` without its ending, as far as clipping `column` needs it: a column well
  * inside the line clips the same against any longer length, so the ending is read only near it.
  */
-function contentLength(line: string, column: number): number {
-  return column < line.length - 2 ? line.length : line.length - endingLength(line)
+function contentLength(line: Line, column: number): number {
+  return column < line.length - 2 ? line.length : line.length - lineEndingLength(line)
+}
+
+/**
+ * `clipColumn(text, column, 'backward', contentLength)` for a line of the index: a line in pieces is
+ * read only at the two code units around the column.
+ */
+function clipColumnOf(line: Line, column: number, contentLength: number): number {
+  if (typeof line === 'string') return clipColumn(line, column, 'backward', contentLength)
+  if (Number.isNaN(column) || column <= 0) return 0
+  if (column >= contentLength) return contentLength
+  const whole = Math.floor(column)
+  return whole > 0 && isHighSurrogate(line.charCodeAt(whole - 1)) && isLowSurrogate(line.charCodeAt(whole)) ? whole - 1 : whole
 }

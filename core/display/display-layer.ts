@@ -5,7 +5,7 @@ import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import { clipColumnDelta, type AtomicClipSettings } from './clip.ts'
+import { LONG_ROW, clipColumnDelta, clipRowColumn, type AtomicClipSettings } from './clip.ts'
 import {
   lineOfRow,
   positionForScreenColumn,
@@ -243,7 +243,6 @@ export class DisplayLayer {
     return screenRowText(line, Math.min(k, line.rows.length - 1), this.tabLength)
   }
 
-  /** Screen columns of a screen row, wrap indentation and trailing whitespace included (0 past the end). */
   /** `LineSource` (core/motions): the screen rows, so every motion also runs in screen coordinates. */
   getLineCount(): number {
     return this.getScreenLineCount()
@@ -253,6 +252,16 @@ export class DisplayLayer {
     return Number.isInteger(screenRow) && screenRow >= 0 && screenRow < this.getScreenLineCount() ? this.lineTextForScreenRow(screenRow) : undefined
   }
 
+  /** `LineSource`: a screen row's text between two columns and its length, a long row read only there. */
+  textInRow(screenRow: number, from: number, to: number): { from: number; text: string; length: number } {
+    const found = this.screenRowEntry(screenRow)
+    const part = found !== null && this.layout.isPlain(found.entry) ? this.layout.partOfLongRow(found.entry.row, from, to, LONG_ROW) : null
+    if (part) return part
+    const line = this.lineTextForScreenRow(screenRow)
+    return { from: 0, text: line, length: line.length }
+  }
+
+  /** Screen columns of a screen row, wrap indentation and trailing whitespace included (0 past the end). */
   lineLengthForScreenRow(screenRow: number): number {
     const found = this.screenRowEntry(screenRow)
     if (!found) return 0
@@ -311,23 +320,17 @@ export class DisplayLayer {
     // Clipped as TextBuffer#clipPosition does, reading the line once for both clips.
     const lastRow = this.buffer.getLastRow()
     const pointRow = Number.isNaN(point.row) ? 0 : point.row
-    let row: number
-    let line: string
-    let column: number
-    if (pointRow < 0) {
-      row = 0
-      line = this.buffer.lineForRow(0) ?? ''
-      column = 0
-    } else if (pointRow > lastRow) {
-      row = lastRow
-      line = this.buffer.lineForRow(row) ?? ''
-      column = line.length
-    } else {
-      row = Math.floor(pointRow)
-      line = this.buffer.lineForRow(row) ?? ''
-      column = clipColumn(line, Math.floor(Number.isNaN(point.column) ? 0 : point.column))
+    // Before the first row: (0, 0); past the last: the end of the last row.
+    const row = pointRow < 0 ? 0 : pointRow > lastRow ? lastRow : Math.floor(pointRow)
+    let column = pointRow < 0 ? 0 : pointRow > lastRow ? Infinity : Math.floor(Number.isNaN(point.column) ? 0 : point.column)
+    // A long row is read around the column only.
+    const length = this.buffer.lineLengthForRow(row)
+    if (length > LONG_ROW) column = clipRowColumn(this.layout.rowReader(row), length, column, direction, this.clipSettings())
+    else {
+      const line = this.buffer.lineForRow(row) ?? ''
+      column = clipColumn(line, column)
+      column += clipColumnDelta(line, column, direction, this.clipSettings())
     }
-    column += clipColumnDelta(line, column, direction, this.clipSettings())
     return this.screenPositionForValidPosition(row, column, direction)
   }
 
@@ -350,9 +353,11 @@ export class DisplayLayer {
     const entry = this.rows.rowForScreen(row)
     const forwardToNextRow = direction === 'forward' && row < lastScreenRow
     if (this.layout.isPlain(entry)) {
+      const length = this.buffer.lineLengthForRow(entry.row)
+      if (column > length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
+      const plainColumn = Math.min(column, length)
+      if (length > LONG_ROW) return new Point(entry.row, clipRowColumn(this.layout.rowReader(entry.row), length, plainColumn, direction, this.clipSettings(), false))
       const text = this.buffer.lineForRow(entry.row) ?? ''
-      if (column > text.length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
-      const plainColumn = Math.min(column, text.length)
       return new Point(entry.row, plainColumn + clipColumnDelta(text, plainColumn, direction, this.clipSettings()))
     }
     const line = this.layout.displayLine(entry.row)
@@ -361,6 +366,8 @@ export class DisplayLayer {
     const length = line.rows[k]!.length
     if (column > length && forwardToNextRow) return this.bufferPositionForScreenPosition([row + 1, 0], options)
     const position = positionForScreenColumn(line, k, Math.min(column, length), direction, skip, this.tabLength)
+    const rowLength = this.buffer.lineLengthForRow(position.row)
+    if (rowLength > LONG_ROW) return new Point(position.row, clipRowColumn(this.layout.rowReader(position.row), rowLength, position.column, direction, this.clipSettings(), false))
     const text = lineOfRow(line, position.row)
     return new Point(position.row, position.column + clipColumnDelta(text, position.column, direction, this.clipSettings()))
   }

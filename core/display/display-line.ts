@@ -1,4 +1,4 @@
-import { FOLD_PLACEHOLDER, type DisplayLine, type Piece } from './layout.ts'
+import { FOLD_PLACEHOLDER, pieceText, type DisplayLine, type Piece, type TextPiece } from './layout.ts'
 
 import type { ClipDirection } from '../point/unicode.ts'
 
@@ -73,6 +73,12 @@ export function rowIndexForPosition(line: DisplayLine, row: number, column: numb
 export function screenColumnForPosition(line: DisplayLine, k: number, row: number, column: number, tabLength: number): number {
   const layout = line.rows[k]!
   const { pieces } = line
+  // One piece and no tab: a column per code unit from the row's start (the text is not read).
+  if (!line.hasTab && pieces.length === 1) {
+    const piece = pieces[0] as TextPiece
+    const target = piece.row === row && column >= layout.column && column <= piece.end ? column : piece.end
+    return layout.indent + Math.max(0, target - layout.column)
+  }
   let screenColumn = layout.indent
   let i = layout.column
   for (let p = layout.piece; p < pieces.length; p++) {
@@ -119,6 +125,12 @@ export function positionForScreenColumn(
       : rowStartPosition(line, k + 1)
   }
   const { pieces } = line
+  // One piece and no tab: a code unit per column from the row's start (the text is not read).
+  if (!line.hasTab && pieces.length === 1) {
+    const piece = pieces[0] as TextPiece
+    const at = layout.column + column - layout.indent
+    return at < piece.end ? { row: piece.row, column: at } : endPosition(line)
+  }
   let screenColumn = layout.indent
   let i = layout.column
   for (let p = layout.piece; p < pieces.length; p++) {
@@ -167,6 +179,13 @@ export function screenRowText(line: DisplayLine, k: number, tabLength: number): 
       continue
     }
     const end = next && next.piece === p ? next.column : piece.end
+    if (!line.hasTab) {
+      // No tab: the screen row shows the piece's text as it is (read without the rest of a long row).
+      out += pieceText(piece, i, end)
+      screenColumn += end - i
+      if (next && next.piece === p) break
+      continue
+    }
     const text = piece.line
     let runStart = i
     for (; i < end; i++) {

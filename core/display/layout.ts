@@ -188,6 +188,44 @@ export function measureEditedRow(
   return true
 }
 
+/** Reads the text of one buffer row between two columns (0 <= from <= to <= the row's length). */
+export type RowReader = (from: number, to: number) => string
+
+/**
+ * The text piece of a re-wrapped row: its whole text is read from the buffer only when a reader asks
+ * for it (drawing the row's screen rows, a tab's width), not on every keystroke in a long row.
+ */
+class RowTextPiece implements TextPiece {
+  readonly kind = 'text' as const
+  readonly start = 0
+  private text: string | null = null
+
+  constructor(
+    readonly row: number,
+    readonly end: number,
+    private readonly read: RowReader,
+  ) {}
+
+  /** The row's whole text, read once. */
+  get line(): string {
+    if (this.text === null) this.text = this.read(0, this.end)
+    return this.text
+  }
+
+  /** The row's text between two columns, read alone unless the whole text was read already. */
+  slice(from: number, to: number): string {
+    return this.text === null ? this.read(from, to) : this.text.slice(from, to)
+  }
+}
+
+/** A text piece's text between two columns (0 <= from <= to <= its row's length), not reading a long row whole. */
+export function pieceText(piece: TextPiece, from: number, to: number): string {
+  return piece instanceof RowTextPiece ? piece.slice(from, to) : piece.line.slice(from, to)
+}
+
+/** Characters before the re-wrap's first row that a cluster-boundary test may read (unicode.ts reads 66). */
+const WINDOW_BEFORE = 80
+
 /** Where `wrapRows` starts when it re-wraps part of a one-piece line, and where it may stop. */
 interface WrapResume {
   /** Index in the line where a row starts, and that row's indentation (0 on the first row). */
@@ -207,11 +245,15 @@ interface WrapResume {
  * so from such a row on nothing changes. Null when the edit reaches into the line's leading
  * whitespace (which sets the indent of every continuation row), or when that whitespace fills the
  * first row (the indent then changes from row to row): lay the line out whole then.
- * `oldEnd` and `newEnd` are the ends of the replaced and the inserted text.
+ * `oldEnd` and `newEnd` are the ends of the replaced and the inserted text. The row's text is read
+ * through `read`, only around the edit: the re-wrap reads a window from a little before the first row
+ * it wraps again, and a wider one (up to the whole row) when the rows have not realigned inside it.
+ * `old` is consumed: its rows are reused, in place, by the answer.
  */
 export function rewrapEditedLine(
   old: DisplayLine,
-  line: string,
+  read: RowReader,
+  lineLength: number,
   row: number,
   start: number,
   oldEnd: number,
@@ -221,6 +263,8 @@ export function rewrapEditedLine(
 ): DisplayLine | null {
   const oldRows = old.rows
   if (old.pieces.length !== 1 || oldRows.length < 2) return null
+  // Only the leading whitespace up to the second row's start matters (past it the answer is null).
+  const line = read(0, Math.min(lineLength, oldRows[1]!.column + 1))
   let leading = 0
   let leadingColumns = 0
   for (; leading < line.length; leading++) {
@@ -248,9 +292,16 @@ export function rewrapEditedLine(
   // cluster boundary reads the text after it: the row before an edit close to a row start is wrapped again too.
   let from = k
   while (from > 0 && (oldRows[from - 1]!.column + 2 * settings.wrapColumn + 2 > start || oldRows[from]!.column + CLUSTER_READ > start)) from--
-  const rows: ScreenRowLayout[] = oldRows.slice(0, from)
+  const resumeIndex = oldRows[from]!.column
+  const base = Math.max(0, resumeIndex - WINDOW_BEFORE)
+  // A row's break reads at most 2 x wrap column + 2 code units past its start, and a boundary test
+  // 66 more: rows that realign this far before the window's end were wrapped as on the whole row.
+  const reach = 2 * settings.wrapColumn + 2 + WINDOW_BEFORE
+  let windowEnd = Math.min(lineLength, newEnd + 4 * reach)
   let synced = -1
-  const stop = (index: number): boolean => {
+  let syncIndex = -1
+  const stop = (local: number): boolean => {
+    const index = local + base
     if (index < newEnd) return false
     const target = index - delta
     for (let lo = k, hi = oldRows.length - 1; lo <= hi; ) {
@@ -258,6 +309,7 @@ export function rewrapEditedLine(
       const column = oldRows[mid]!.column
       if (column === target) {
         synced = mid
+        syncIndex = index
         return true
       }
       if (column < target) lo = mid + 1
@@ -265,22 +317,30 @@ export function rewrapEditedLine(
     }
     return false
   }
-  const pieces: Piece[] = [{ kind: 'text', row, start: 0, end: line.length, line }]
   const resume: WrapResume = {
-    index: oldRows[from]!.column,
+    index: resumeIndex - base,
     indent: oldRows[from]!.indent,
     firstNonWhitespace: from === 0 ? -1 : leadingColumns,
     stop,
   }
-  wrapRows(pieces, settings, rows, resume)
-  if (synced >= 0) {
-    for (let j = synced; j < oldRows.length; j++) {
-      const { piece, column, indent, length } = oldRows[j]!
-      rows.push({ piece, column: column + delta, indent, length })
-    }
+  let wrapped: ScreenRowLayout[]
+  for (;;) {
+    const window = read(base, windowEnd)
+    wrapped = []
+    synced = -1
+    wrapRows([{ kind: 'text', row, start: 0, end: window.length, line: window }], settings, wrapped, resume)
+    if (windowEnd === lineLength || (synced >= 0 && syncIndex + reach <= windowEnd)) break
+    windowEnd = Math.min(lineLength, base + 4 * (windowEnd - base))
   }
+  // The rows before the first one wrapped again stay; the new rows go in; the old rows from the
+  // realigned one on move by the edit's length (in place: `old` is not used again).
+  const rows = oldRows as ScreenRowLayout[]
+  const kept = synced >= 0 ? synced : oldRows.length
+  for (const wrappedRow of wrapped) (wrappedRow as { column: number }).column += base
+  if (synced >= 0 && delta !== 0) for (let j = synced; j < rows.length; j++) (rows[j] as { column: number }).column += delta
+  rows.splice(from, kept - from, ...wrapped)
   measure.rowCount = rows.length
-  return { pieces, rows, width: measure.width, hasTab: measure.hasTab }
+  return { pieces: [new RowTextPiece(row, lineLength, read)], rows, width: measure.width, hasTab: measure.hasTab }
 }
 
 /**

@@ -2,7 +2,7 @@ import type { TextBuffer } from '../buffer/text-buffer.ts'
 import type { BufferChangeEvent, TextChange } from '../buffer/text-change.ts'
 import { Point } from '../point/point.ts'
 import type { FoldSet } from './fold-set.ts'
-import { buildPieces, layoutDisplayLine, measureDisplayLine, measureEditedRow, measureRow, rewrapEditedLine, type DisplayLine, type LayoutSettings, type LineMeasure } from './layout.ts'
+import { buildPieces, layoutDisplayLine, measureDisplayLine, measureEditedRow, measureRow, rewrapEditedLine, type DisplayLine, type LayoutSettings, type LineMeasure, type RowReader } from './layout.ts'
 import { RowIndex, metaHasTab, metaWidth, packMeta, type RowEntry } from './row-index.ts'
 import { ScreenPatch } from './screen-patch.ts'
 
@@ -25,6 +25,8 @@ class LineReader {
 const CACHE_LIMIT = 256
 /** Rows at least this long keep their wrapped layout through an edit, to re-wrap only around the next one. */
 const KEEP_LAYOUT_FROM = 1000
+/** Rows longer than this are read around an edit only (the buffer keeps them in pieces). */
+const READ_AROUND_FROM = 4096
 
 /**
  * The screen rows of a buffer under a set of folds and layout settings, kept current incrementally:
@@ -191,21 +193,29 @@ export class ScreenLayout {
       }
     }
     const measure = this.measure
-    const line = this.buffer.lineForRow(row) ?? ''
     const { tabLength, wrapColumn } = this.settings
+    const start = change.start.column
+    const end = start + change.newText.length
+    // A long row is read around the edit only: measuring the edit needs the code units at its
+    // edges, unless tabs are involved (their widths depend on the text back to the tab before).
+    const length = this.buffer.lineLengthForRow(row)
+    const around = length > READ_AROUND_FROM && !metaHasTab(entry.meta) && !change.newText.includes('\t')
+    const read = this.rowReader(row)
+    const line = around ? null : this.buffer.lineForRow(row) ?? ''
+    const base = Math.max(0, start - 1)
     const edited =
       measuredAlone &&
-      measureEditedRow(line, metaWidth(entry.meta), metaHasTab(entry.meta), change.start.column, change.oldText, change.newText, tabLength, measure)
+      (line === null
+        ? measureEditedRow(read(base, Math.min(length, end + 1)), metaWidth(entry.meta), false, start - base, change.oldText, change.newText, tabLength, measure)
+        : measureEditedRow(line, metaWidth(entry.meta), metaHasTab(entry.meta), start, change.oldText, change.newText, tabLength, measure))
     // A row that fits the wrap column is one screen row. A wider one is wrapped again around the edit
     // when its layout from before is at hand; else from its start, keeping the layout when the row is
     // long, so that the next keystroke finds it.
     if (edited && measure.width <= wrapColumn) measure.rowCount = 1
     else {
-      const start = change.start.column
-      const rewrapped =
-        edited && before ? rewrapEditedLine(before, line, row, start, start + change.oldText.length, start + change.newText.length, measure, this.settings) : null
+      const rewrapped = edited && before ? rewrapEditedLine(before, read, length, row, start, start + change.oldText.length, end, measure, this.settings) : null
       if (rewrapped) this.cache.set(row, rewrapped)
-      else if (line.length >= KEEP_LAYOUT_FROM) {
+      else if (line === null || line.length >= KEEP_LAYOUT_FROM) {
         const layout = this.displayLine(row)
         measure.rowCount = layout.rows.length
         measure.width = layout.width
@@ -216,6 +226,27 @@ export class ScreenLayout {
     this.rows.set(row, measure.rowCount, packMeta(measure.width, measure.hasTab))
     patch.splice(entry.screenStart, entry.count, measure.rowCount)
     return patch
+  }
+
+  /**
+   * Reads buffer row `row` between two columns, code unit by code unit (no clipping): the whole row
+   * through `lineForRow`, a part of it through the buffer's offsets (a long row is not joined for it).
+   */
+  rowReader(row: number): RowReader {
+    let rowStart = -1
+    return (from, to) => {
+      if (from === 0 && to >= this.buffer.lineLengthForRow(row)) return this.buffer.lineForRow(row) ?? ''
+      if (rowStart < 0) rowStart = this.buffer.characterIndexForPosition(new Point(row, 0))
+      return this.buffer.getTextBetweenOffsets(rowStart + from, rowStart + to)
+    }
+  }
+
+  /** A buffer row longer than `longerThan`: its text between two columns (clamped into it) and its length; null for a shorter row. */
+  partOfLongRow(row: number, from: number, to: number, longerThan: number): { from: number; text: string; length: number } | null {
+    const length = this.buffer.lineLengthForRow(row)
+    if (length <= longerThan) return null
+    const start = Math.max(0, Math.min(from, length))
+    return { from: start, text: this.rowReader(row)(start, Math.max(start, Math.min(to, length))), length }
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Point } from '../point/point.ts'
 import { nextClusterBoundary, previousClusterBoundary } from '../point/unicode.ts'
-import { type LineSource, lastRowOf, lineAt } from './line-source.ts'
+import { type LineSource, type RowText, lastRowOf, lineAt } from './line-source.ts'
 import { leadingWhitespaceLength } from './line.ts'
 
 /*
@@ -28,7 +28,15 @@ export function characterRight(lines: LineSource, position: Point, count: number
   return characters(lines, position, count, 1)
 }
 
+/** How far either side of the position a motion on a long row reads, and how near its edges it may end. */
+const AROUND = 256
+const MARGIN = 80
+
 function characters(lines: LineSource, position: Point, count: number, direction: 1 | -1): Point {
+  if (lines.textInRow && count < MARGIN) {
+    const near = charactersNear(lines, lines.textInRow(position.row, position.column - AROUND, position.column + AROUND), position, count, direction)
+    if (near) return near
+  }
   let { row, column } = position
   const lastRow = lastRowOf(lines)
   let line = lineAt(lines, row)
@@ -53,6 +61,21 @@ function characters(lines: LineSource, position: Point, count: number, direction
     }
   }
   return new Point(row, column)
+}
+
+/**
+ * The motion within the part of the row around the position, read alone; null (move over the whole
+ * rows) when it ends at a row edge or so near the part's edges that text outside it could matter.
+ */
+function charactersNear(lines: LineSource, part: RowText, position: Point, count: number, direction: 1 | -1): Point | null {
+  const { from, text, length } = part
+  const local = position.column - from
+  if (!Number.isInteger(position.column) || !Number.isInteger(position.row) || local < 0 || local > text.length || position.row < 0 || position.row > lastRowOf(lines)) return null
+  const moved = characters({ getLineCount: () => 1, lineForRow: () => text }, new Point(0, local), count, direction).column
+  const end = from + text.length
+  if (from + moved <= 0 || from + moved >= length) return null
+  if ((from > 0 && moved < MARGIN) || (end < length && moved > text.length - MARGIN)) return null
+  return new Point(position.row, from + moved)
 }
 
 /** `rowDelta` rows up (negative) or down at the goal column; the caller clips the column into the row. */

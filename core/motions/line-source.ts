@@ -8,6 +8,18 @@ import { clipColumn, type ClipDirection } from '../point/unicode.ts'
 export interface LineSource {
   getLineCount(): number
   lineForRow(row: number): string | undefined
+  /**
+   * Optional, for a source whose rows can be long: the text of `row` between two columns (clamped into
+   * it) and the row's length. A motion then reads a long row only around the position it moves from.
+   */
+  textInRow?(row: number, from: number, to: number): RowText
+}
+
+/** Part of a row: its text from column `from` on, and the whole row's length. */
+export interface RowText {
+  readonly from: number
+  readonly text: string
+  readonly length: number
 }
 
 export type { ClipDirection }

@@ -69,13 +69,63 @@ describe('rewrapEditedLine', () => {
         const old = layoutDisplayLine(buildPieces(0, () => before, []), settings)
         const out: LineMeasure = { rowCount: 1, width: 0, hasTab: false }
         if (!measureEditedRow(after, old.width, old.hasTab, start, oldText, newText, settings.tabLength, out)) continue
-        const rewrapped = rewrapEditedLine(old, after, 0, start, end, start + newText.length, out, settings)
+        const rewrapped = rewrapEditedLine(old, (from, to) => after.slice(from, to), after.length, 0, start, end, start + newText.length, out, settings)
         if (rewrapped === null) continue
         const fresh = layoutDisplayLine(buildPieces(0, () => after, []), settings)
         const what = `seed ${seed}: ${JSON.stringify(before)} -> ${JSON.stringify(after)} (${JSON.stringify(settings)})`
         expect(rewrapped.rows, what).toEqual(fresh.rows)
         expect([rewrapped.width, rewrapped.hasTab, out.rowCount], what).toEqual([fresh.width, fresh.hasTab, fresh.rows.length])
       }
+    })
+  }
+})
+
+describe('rewrapEditedLine in a long row', () => {
+  const WORDS = ['a', 'bb', 'word', ' ', ' ', 'function', '(', ')', '日本', '😀', 'e\u0301', 'longerword']
+
+  for (const seed of fuzzSeeds(10)) {
+    it(`re-wraps around each edit as laying the row out from scratch does, reading only near it (seed ${seed})`, () => {
+      console.log(`long-row rewrap fuzz seed ${seed}`)
+      const random = new Random(seed)
+      const settings = { tabLength: 4, wrapColumn: 10 + random.int(70), hangingIndent: random.int(3) }
+      let text = random.string(6000, WORDS)
+      let layout = layoutDisplayLine(buildPieces(0, () => text, []), settings)
+      let rewraps = 0
+      for (let step = 0; step < 80; step++) {
+        const start = 1 + random.int(text.length)
+        const end = Math.min(text.length, start + (random.bool(0.3) ? random.int(200) : random.int(3)))
+        const oldText = text.slice(start, end)
+        const newText = random.bool(0.1) ? random.string(100, WORDS) : random.string(2, WORDS)
+        const after = text.slice(0, start) + newText + text.slice(end)
+        const out: LineMeasure = { rowCount: 1, width: 0, hasTab: false }
+        const what = `seed ${seed}, step ${step} (${JSON.stringify(settings)})`
+        if (!measureEditedRow(after, layout.width, layout.hasTab, start, oldText, newText, settings.tabLength, out)) {
+          text = after
+          layout = layoutDisplayLine(buildPieces(0, () => text, []), settings)
+          continue
+        }
+        let read = 0
+        const reader = (from: number, to: number): string => {
+          read += to - from
+          return after.slice(from, to)
+        }
+        const rewrapped = rewrapEditedLine(layout, reader, after.length, 0, start, end, start + newText.length, out, settings)
+        const fresh = layoutDisplayLine(buildPieces(0, () => after, []), settings)
+        text = after
+        if (rewrapped === null) {
+          layout = fresh
+          continue
+        }
+        expect(rewrapped.rows, what).toEqual(fresh.rows)
+        expect([rewrapped.width, rewrapped.hasTab, out.rowCount], what).toEqual([fresh.width, fresh.hasTab, fresh.rows.length])
+        // The edit, a window of rows around it, and the leading whitespace up to the second row.
+        expect(read, what).toBeLessThan(newText.length + 8 * (2 * settings.wrapColumn + 82) + settings.wrapColumn * 3 + 400)
+        expect(rewrapped.pieces[0]!.kind === 'text' && rewrapped.pieces[0]!.line, what).toBe(after)
+        layout = rewrapped
+        rewraps++
+      }
+      console.log(`seed ${seed}: ${rewraps} of 80 edits re-wrapped around the edit`)
+      expect(rewraps).toBeGreaterThan(60)
     })
   }
 })
