@@ -106,11 +106,14 @@ export function suggestedIndentLevel(source: IndentSource, row: number, line: st
  */
 export function decreasedIndentLevel(source: IndentSource, row: number, options: IndentOptions): number | undefined {
   const { tabLength } = options
+  // Rules first: a language without them (plain text) never reads the row, which may be a 1 MB line
+  // typed on at every keystroke.
+  const rules = source.rulesForRow(row)
+  if (!rules) return undefined
   const line = source.lineForRow(row)
   const current = indentLevelForLine(line, tabLength)
   if (current === 0) return undefined
-  const rules = source.rulesForRow(row)
-  if (!rules || !rules.decrease(line, source.codeForRow(row))) return undefined
+  if (!rules.decrease(line, source.codeForRow(row))) return undefined
   const above = precedingRow(source, row, true)
   if (above === null) return undefined
   const aboveLine = source.lineForRow(above)
