@@ -240,16 +240,49 @@ async function profiled<T>(cdp: CDPSession, editor: Editor, name: string, work: 
   const { profile } = await cdp.send('Profiler.stop')
   mkdirSync(PROFILE_DIR, { recursive: true })
   writeFileSync(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile))
-  const self = new Map<string, number>()
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]))
-  profile.samples!.forEach((id, i) => {
+  const parent = new Map<number, number>()
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
+  const nameOf = (id: number): string => {
     const frame = byNode.get(id)!.callFrame
-    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber + 1}`
-    self.set(key, (self.get(key) ?? 0) + profile.timeDeltas![i]! / 1000)
+    return `${frame.functionName || '(anonymous)'}${frame.url ? `:${frame.lineNumber + 1}` : ''}`
+  }
+  // Self time per function, and total time (the function anywhere on the stack, once per sample).
+  const self = new Map<string, number>()
+  const total = new Map<string, number>()
+  profile.samples!.forEach((id, i) => {
+    const ms = profile.timeDeltas![i]! / 1000
+    self.set(nameOf(id), (self.get(nameOf(id)) ?? 0) + ms)
+    const seen = new Set<string>()
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) seen.add(nameOf(at))
+    for (const name of seen) total.set(name, (total.get(name) ?? 0) + ms)
   })
-  const total = [...self.values()].reduce((a, b) => a + b, 0)
-  console.log(`profile ${name} (${fmt(total)} sampled): ${[...self].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([key, ms]) => `${key} ${fmt(ms)}`).join('; ')}`)
+  const top = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([key, ms]) => `${key} ${fmt(ms)}`).join('; ')
+  console.log(`profile ${name}, self: ${top(self, 16)}`)
+  console.log(`profile ${name}, total: ${top(total, 30)}`)
   return result
+}
+
+/** BENCH_PROFILE: a heap snapshot of the page, written to a file and summed by constructor (self sizes). */
+async function heapSummary(cdp: CDPSession, name: string): Promise<void> {
+  const chunks: string[] = []
+  const collect = ({ chunk }: { chunk: string }): void => void chunks.push(chunk)
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', collect)
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false })
+  cdp.off('HeapProfiler.addHeapSnapshotChunk', collect)
+  const text = chunks.join('')
+  writeFileSync(join(PROFILE_DIR!, `${name}.heapsnapshot`), text)
+  const snapshot = JSON.parse(text) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[] }
+  const fields = snapshot.snapshot.meta.node_fields
+  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((field) => fields.indexOf(field)) as [number, number, number]
+  const types = snapshot.snapshot.meta.node_types[0]
+  const sizes = new Map<string, number>()
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const type = types[snapshot.nodes[i + typeAt]!]!
+    const key = type === 'object' || type === 'closure' ? snapshot.strings[snapshot.nodes[i + nameAt]!]! : `(${type})`
+    sizes.set(key, (sizes.get(key) ?? 0) + snapshot.nodes[i + sizeAt]!)
+  }
+  console.log(`heap ${name}: ${[...sizes].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([key, size]) => `${key} ${bytes(size)}`).join('; ')}`)
 }
 
 interface Load {
@@ -262,13 +295,15 @@ interface Load {
 async function load(browser: Browser, server: ServerProcess, editor: Editor, room: string, round: number): Promise<Load> {
   const { context, page, cdp } = await openContext(browser)
   try {
-    return await profiled(cdp, editor, `first-screen-${round}`, async () => {
+    const firstScreen = await profiled(cdp, editor, `first-screen-${round}`, async () => {
       await page.goto(pageUrl(server, editor, room), { waitUntil: 'commit' })
-      const firstScreen = await page.evaluate(() => (window as unknown as PageWindow).__drawnAt(20))
-      await page.waitForTimeout(WATCH_MS)
-      const longest = await longestTask(page, firstScreen, firstScreen + WATCH_MS)
-      return { firstScreen, longestTask: longest, heap: await heapAfterGc(cdp) }
+      return page.evaluate(() => (window as unknown as PageWindow).__drawnAt(20))
     })
+    await profiled(cdp, editor, `after-first-screen-${round}`, () => page.waitForTimeout(WATCH_MS))
+    const longest = await longestTask(page, firstScreen, firstScreen + WATCH_MS)
+    const heap = await heapAfterGc(cdp)
+    if (PROFILE_DIR !== undefined && round === 0) await heapSummary(cdp, `heap-${editor}`)
+    return { firstScreen, longestTask: longest, heap }
   } finally {
     await context.close()
   }
@@ -294,11 +329,13 @@ async function paste(browser: Browser, server: ServerProcess, editor: Editor, ro
     }
     await page.evaluate((t) => navigator.clipboard.writeText(t), text)
     await page.waitForTimeout(1000)
-    return await profiled(cdp, editor, `paste-${round}`, async () => {
-      const drawn = page.evaluate(() => (window as unknown as PageWindow).__drawnAt(20))
+    const drawn = page.evaluate(() => (window as unknown as PageWindow).__drawnAt(20))
+    const at = await profiled(cdp, editor, `paste-${round}`, async () => {
       await page.keyboard.press('Control+v')
-      const at = await drawn
-      const keydown = await page.evaluate(() => (window as unknown as PageWindow).__keydownAt)
+      return drawn
+    })
+    const keydown = await page.evaluate(() => (window as unknown as PageWindow).__keydownAt)
+    return await profiled(cdp, editor, `after-paste-${round}`, async () => {
       await page.waitForTimeout(PASTE_WATCH_MS)
       const length = await page.evaluate(() => window.cotext?.editor.getBuffer().getLength() ?? window.codemirror!.view.state.doc.length)
       if (length !== text.length) throw new Error(`${editor} holds ${length} characters after pasting ${text.length}`)
