@@ -15,6 +15,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/web/browser/**'],
+          // Tests that parse megabytes or start services: generous on a loaded 2-core machine (no test asserts a time).
+          testTimeout: 30_000,
         },
       },
       {

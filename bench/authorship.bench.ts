@@ -14,7 +14,7 @@ import { TextEditor } from '../core/editor/text-editor.ts'
 import { ChangeSet } from '../core/buffer/change-set.ts'
 import { ChangeLog } from '../core/collab/change-log.ts'
 import { Authors } from '../core/collab/authors.ts'
-import { visibleClientRuns } from '../core/collab/yjs-items.ts'
+import { visibleClientRuns } from '../core/buffer/yjs-internals.ts'
 import { compare, fmt, median, ratio } from './measure.ts'
 import { prng } from './documents.ts'
 

@@ -27,6 +27,8 @@ import * as encoding from 'lib0/encoding'
 import * as syncProtocol from 'y-protocols/sync'
 import { WebSocket } from 'ws'
 import { CLOCK_TICKS, cpuTicks, rssMb, sleep, startCotext, startStock, stopServer, updateRuns } from './server-clients.ts'
+import { joinStorm as joinStormOf, runJoinStorms } from './server-join.ts'
+import type { JoinResult } from './server-join.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const WRITERS = Number(process.env.WRITERS ?? 200)
@@ -215,54 +217,18 @@ async function idleConnections(server: Server) {
   return { cpuMicros, kbPerConnection: ((rssAfter - rssBefore) * 1024) / IDLE }
 }
 
-/** Workload 4: JOINERS clients joining a room with a JOIN_MB document at once, a bystander pinging another room. */
-async function joinStorm(server: Server) {
-  const seeder = (await connect(server, () => 'big', 1, 10_000))[0]!
-  const line = 'const value = someFunction(argument, another) + 42; // a line of code\n'
-  const text = seeder.doc.getText('text')
-  for (let written = 0; written < JOIN_MB * 1024 * 1024; written += 256 * 1024) text.insert(text.length, line.repeat(Math.ceil((256 * 1024) / line.length)))
-  // The seeder's round trip: once answered, the server holds the document.
-  await roundTripOf(seeder)
-  seeder.close()
-  const bystander = (await connect(server, () => 'bystander', 1, 20_000))[0]!
-  let worst = 0
-  let pinging = true
-  const pings = (async () => {
-    while (pinging) {
-      worst = Math.max(worst, await roundTripOf(bystander))
-      await sleep(50)
-    }
-  })()
-  let peak = rssMb(server.pid)
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid))), 100)
-  const start = performance.now()
-  const joiners = await connect(server, () => 'big', JOINERS, 30_000)
-  const seconds = (performance.now() - start) / 1000
-  pinging = false
-  await pings
-  clearInterval(sampler)
-  for (const client of [...joiners, bystander]) client.close()
-  return { seconds, peakMb: peak, bystanderMs: worst }
-}
-
-/** Sends a sync step 1 and resolves with the milliseconds until the server's answer. */
-function roundTripOf(client: Client): Promise<number> {
-  return new Promise((resolveTime) => {
-    const start = performance.now()
-    const onMessage = (data: Buffer): void => {
-      const decoder = decoding.createDecoder(data)
-      if (decoding.readVarUint(decoder) !== 0 || decoding.readVarUint(decoder) !== syncProtocol.messageYjsSyncStep2) return
-      client.ws.off('message', onMessage)
-      resolveTime(performance.now() - start)
-    }
-    client.ws.on('message', onMessage)
-    client.ws.send(frame(0, (e) => syncProtocol.writeSyncStep1(e, new Y.Doc())))
-  })
+/**
+ * Workload 4: JOINERS clients joining a room with a JOIN_MB document at once, a bystander room relaying
+ * meanwhile, warm (server-join.ts; at the end it runs the storm cold too, and with JOIN_BEFORE=<git ref>
+ * that ref's server beside this one).
+ */
+function joinStorm(server: Server) {
+  return joinStormOf(server, false)
 }
 
 async function cotext(): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), 'cotext-scale-'))
-  const { child, port } = await startCotext(dir, { MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000' })
+  const { child, port } = await startCotext(dir, { MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000', MAX_APPLY_MS: '3600000' })
   return { name: 'cotext', pid: child.pid!, port, stop: async () => { await stopServer(child); rmSync(dir, { recursive: true, force: true }) } }
 }
 
@@ -305,4 +271,5 @@ console.log(`  hot room: ${hot.cotext.frames!.toFixed(1)} frames/client/s (targe
 console.log(`  presence storm: ${storm.cotext.frames!.toFixed(1)} awareness frames/client/s (target <= 100: ${verdict(storm.cotext.frames! <= 100)}), p99 ${storm.cotext.p99!.toFixed(1)} ms vs ${storm.stock.p99!.toFixed(1)} ms (target <= 250 ms: ${verdict(storm.cotext.p99! <= 250)}), connected ${storm.cotext.connected}/${MOVERS} (stock ${storm.stock.connected}/${MOVERS})`)
 console.log(`  idle: ${idle.cotext.cpuMicros!.toFixed(2)} µs CPU per connection-second (target <= 6: ${verdict(idle.cotext.cpuMicros! <= 6)}; stock ${idle.stock.cpuMicros!.toFixed(2)}), ${idle.cotext.kbPerConnection!.toFixed(1)} KB per connection vs ${idle.stock.kbPerConnection!.toFixed(1)} KB (${ratio(idle.cotext.kbPerConnection!, idle.stock.kbPerConnection!)}; target <= 1x: ${verdict(idle.cotext.kbPerConnection! <= idle.stock.kbPerConnection!)})`)
 console.log(`  join storm: all synced in ${join_.cotext.seconds!.toFixed(1)} s vs ${join_.stock.seconds!.toFixed(1)} s (${ratio(join_.cotext.seconds!, join_.stock.seconds!)}; target <= 0.5x: ${verdict(join_.cotext.seconds! <= 0.5 * join_.stock.seconds!)}), peak ${join_.cotext.peakMb!.toFixed(0)} MB (target <= 2048: ${verdict(join_.cotext.peakMb! <= 2048)}), bystander ${join_.cotext.bystanderMs!.toFixed(0)} ms (target <= 250: ${verdict(join_.cotext.bystanderMs! <= 250)})`)
+await runJoinStorms({ before: process.env.JOIN_BEFORE, measured: { stock: join_.stock as unknown as JoinResult, cotext: join_.cotext as unknown as JoinResult } })
 process.exit(0)

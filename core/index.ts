@@ -28,6 +28,8 @@ export { Clipboard, type ClipboardMetadata } from './editor/clipboard.ts'
 export { ReadOnlyEditorError } from './editor/errors.ts'
 /** TextMate-style scopes at a position. */
 export { ScopeDescriptor } from './language/scope-descriptor.ts'
+/** What `editor.getLanguageMode()` answers: scopes, indentation, comments, folds, and the parse a view drives in slices. */
+export type { LanguageMode } from './language/mode.ts'
 /** Highlight spans per buffer row from a Lezer tree of the text (for views that parse on their own schedule). */
 export { highlightTreeRows, type HighlightSpan } from './language/highlight.ts'
 /** The Lezer parser a language mode parses with, for views that parse on their own schedule. */
@@ -48,6 +50,8 @@ export { FindQuery, InvalidPatternError, findRegExp, type FindOptions, type Find
 export type { FindStatus } from './buffer/scan.ts'
 /** Who wrote what: authorship runs, the change log's entries and authors, diffs against an earlier state. */
 export { AuthorshipRun, type TextDiff } from './collab/authorship.ts'
+/** The Yjs clients that wrote the current text, as runs in text order (one walk of the item list; the server's authorship). */
+export { visibleClientRuns, type ClientRun } from './buffer/yjs-internals.ts'
 /** A change of the log (`getChanges`, `onDidAddChange`), its query, and the revert window it keeps deleted text for. */
 export type { ChangeEntry, ChangeQuery, RevertWindow } from './collab/change-log.ts'
 /** Who made a change (client, user, attested), and the map where the server binds clients to users. */

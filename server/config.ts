@@ -52,6 +52,8 @@ export interface Config {
   serveSourceMaps: boolean
   /** The longest a relay waits to be batched with others in a busy room (ms; 0: every relay at once). */
   fanoutWindowMs: number
+  /** A sync answer larger than this goes out in slices of this size (0: whole). */
+  answerSliceBytes: number
   /** Cluster mode: rooms on this Redis's streams (requires databaseUrl). */
   redisUrl: string | null
   /** Rooms stored in this PostgreSQL instead of LevelDB. */
@@ -183,6 +185,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'maxUpdateItems', flag: 'max-update-items', env: 'MAX_UPDATE_ITEMS', fallback: '10000', help: 'structs plus deleted ranges in one update, counted before it is applied; a larger one is refused and its sender closed with 4413', parse: integer(100, 100_000_000) },
   { key: 'maxPendingItems', flag: 'max-pending-items', env: 'MAX_PENDING_ITEMS', fallback: '2000', help: 'structs plus deleted ranges a room holds waiting for missing dependencies; past it the sender is closed with 4413', parse: integer(10, 100_000_000) },
   { key: 'fanoutWindowMs', flag: 'fanout-window-ms', env: 'FANOUT_WINDOW_MS', fallback: '20', help: 'in a busy room, relays (updates, cursor moves) that follow one another within this many ms go to each client as one frame; the window grows with the room up to this, a calm room waits for nothing; 0 = every relay at once', parse: integer(0, 1000) },
+  { key: 'answerSliceBytes', flag: 'answer-slice-bytes', env: 'ANSWER_SLICE_BYTES', fallback: String(256 * 1024), help: 'a sync answer larger than this (a big document for a new client) goes out in slices of this size, a few at a time per connection and round-robin among joiners, so a join storm leaves the server free for other rooms; 0 = whole', parse: integer(0, 2 ** 31 - 1) },
   { key: 'maxApplyMs', flag: 'max-apply-ms', env: 'MAX_APPLY_MS', fallback: '2000', help: 'ms of applying one client address\'s messages may take at once (100 ms earned back each second); past it the sender is closed with 4413', parse: integer(1, 3_600_000) },
   { key: 'serveSourceMaps', flag: 'serve-source-maps', env: 'SERVE_SOURCE_MAPS', fallback: 'false', help: 'serve the web page\'s .map files (true | false)', parse: boolean },
   { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', fallback: null, help: 'cluster mode: redis://host:port whose streams carry every room between server processes (needs DATABASE_URL)', parse: text },

@@ -45,6 +45,8 @@ export class Connection {
   readonly awarenessQueries = new RateLimit(AWARENESS_QUERY_BURST, AWARENESS_QUERY_INTERVAL_MS)
   /** Set once an oversized awareness state has been logged, so a client cannot flood the log. */
   awarenessSizeLogged = false
+  /** Set while a large message goes out in slices (sliced-send.ts): every other message waits behind it there. */
+  holder: ((message: Uint8Array) => void) | null = null
   private readonly maxBufferedBytes: number
   /** Bytes sent in the current event-loop turn: corked, so still counted as unsent. */
   private turnBytes = 0
@@ -83,6 +85,7 @@ export class Connection {
    */
   send(message: Uint8Array): void {
     if (!this.isOpen) return
+    if (this.holder !== null) return this.holder(message)
     if (this.transport === null || this.transport.socket.writableCorked === 0) this.turnBytes = 0
     if (this.transport !== null) this.transport.batcher.hold(this.transport.socket)
     const backlog = this.socket.bufferedAmount - this.turnBytes

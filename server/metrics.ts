@@ -40,6 +40,10 @@ export class Metrics {
   relayBatchedUpdates = 0
   /** Batches of awareness entries relayed. */
   presenceBatches = 0
+  /** Large messages (sync answers) sent in slices (sliced-send.ts); connections with one in progress; the most bytes of slices one socket held unwritten. */
+  slicedAnswers = 0
+  answerSendsActive = 0
+  answerUnwrittenPeakBytes = 0
   roomsLoaded = 0
   roomsUnloaded = 0
   connectionsAccepted = 0
@@ -105,6 +109,9 @@ export class Metrics {
     metric('cotext_relay_batches_total', 'counter', 'Batches of document updates relayed to a room (each one frame per client).', [['', this.relayBatches]])
     metric('cotext_relay_batched_updates_total', 'counter', 'Document updates relayed in those batches.', [['', this.relayBatchedUpdates]])
     metric('cotext_presence_batches_total', 'counter', 'Batches of awareness states relayed to a room (each one frame per client).', [['', this.presenceBatches]])
+    metric('cotext_sliced_answers_total', 'counter', 'Large messages (sync answers) sent in slices, a few at a time per connection.', [['', this.slicedAnswers]])
+    metric('cotext_sliced_answers_active', 'gauge', 'Connections with a large message going out in slices now.', [['', this.answerSendsActive]])
+    metric('cotext_sliced_answer_unwritten_bytes_peak', 'gauge', 'The most bytes of slices one socket has held unwritten (bounded by two slices; a slow reader waits for its socket to drain).', [['', this.answerUnwrittenPeakBytes]])
     metric('cotext_compactions_total', 'counter', 'Rooms whose stored updates were merged into one.', [['', this.compactions]])
     metric('cotext_rooms_loaded_total', 'counter', 'Rooms loaded from storage.', [['', this.roomsLoaded]])
     metric('cotext_rooms_unloaded_total', 'counter', 'Rooms stored and dropped from memory after their last client left.', [['', this.roomsUnloaded]])

@@ -16,6 +16,7 @@ import {
 import { RoomStore } from './room-store.ts'
 import { RoomFanout, awarenessEntries } from './fanout.ts'
 import { SyncAnswers } from './sync-answers.ts'
+import type { SlicedSender } from './sliced-send.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
 import { REMOTE_ORIGIN } from './cluster/origin.ts'
@@ -35,6 +36,8 @@ export interface RoomContext {
   fanoutWindowMs: number
   /** Attested authorship, change log and versions (room-history.ts); absent: none of them. */
   history?: HistorySettings
+  /** Sends large sync answers in slices, round-robin over every room's joiners. */
+  answers: SlicedSender
 }
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] }
@@ -129,6 +132,7 @@ export class Room {
   /** Removes the connection and the awareness state it published. */
   leave(connection: Connection): void {
     if (!this.connections.delete(connection)) return
+    this.context.answers.cancel(connection)
     const clientId = connection.awarenessClientId
     if (clientId !== null && this.state !== 'destroyed') awarenessProtocol.removeAwarenessStates(this.awareness, [clientId], null)
   }
@@ -217,7 +221,8 @@ export class Room {
           // Holds what the room has applied; it leaves once all of that is stored.
           // Shared with every joiner that asks with the same state vector while the document is unchanged.
           const answer = this.answers.get(message.stateVector, () => encodeSyncStep2(this.doc, message.stateVector))
-          this.store.after(() => connection.send(answer))
+          // In slices if it is large (a big document for a new client), so that a join storm stalls nothing.
+          this.store.after(() => this.context.answers.send(connection, answer))
           break
         }
         case 'sync-step-2':

@@ -7,6 +7,7 @@ import type { RoomContext } from './room.ts'
 import type { HistorySettings } from './room-history.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
+import { DEFAULT_ANSWER_SLICE_BYTES, SlicedSender } from './sliced-send.ts'
 
 /** See RoomFanout: a few to tens of milliseconds bound each client's frames a second in a busy room. */
 export const DEFAULT_FANOUT_WINDOW_MS = 20
@@ -26,6 +27,10 @@ export interface RoomRegistryOptions {
   fanoutWindowMs?: number
   /** Attested authorship, change log and versions; absent: none. */
   history?: HistorySettings
+  /** A sync answer larger than this goes out in slices of this size (default 256 KiB; 0: whole); see SlicedSender. */
+  answerSliceBytes?: number
+  /** Bytes that may wait behind a connection's sliced answer before it is cut (default 4 MiB, as MAX_BUFFERED_BYTES). */
+  maxBufferedBytes?: number
 }
 
 /**
@@ -39,7 +44,14 @@ export class RoomRegistry {
   private readonly logger: Logger
 
   constructor(options: RoomRegistryOptions) {
-    this.context = { ...options, storeBeforeRelay: options.storeBeforeRelay ?? true, fanoutWindowMs: options.fanoutWindowMs ?? DEFAULT_FANOUT_WINDOW_MS }
+    // One sender for every room: its turns go round all the joiners of the process.
+    const answers = new SlicedSender({
+      sliceBytes: options.answerSliceBytes ?? DEFAULT_ANSWER_SLICE_BYTES,
+      maxHeldBytes: options.maxBufferedBytes ?? 4 * 1024 * 1024,
+      metrics: options.metrics,
+      logger: options.logger,
+    })
+    this.context = { ...options, storeBeforeRelay: options.storeBeforeRelay ?? true, fanoutWindowMs: options.fanoutWindowMs ?? DEFAULT_FANOUT_WINDOW_MS, answers }
     this.logger = options.logger
     options.writer.rooms = () => [...this.rooms.values()].map((room) => room.recoverable)
     options.writer.onUnhealthy = () => {

@@ -73,6 +73,8 @@ export async function startServer(options: ServerOptions = {}): Promise<CotextSe
     compactAfter: opened.roomsCompact ? config.compactAfter : Number.POSITIVE_INFINITY,
     storeBeforeRelay: config.storeBeforeRelay,
     fanoutWindowMs: config.fanoutWindowMs,
+    answerSliceBytes: config.answerSliceBytes,
+    maxBufferedBytes: config.maxBufferedBytes,
     follower: opened.follower,
     history: config.history ? historySettings(config, opened.records) : undefined,
   })

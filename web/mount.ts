@@ -70,6 +70,11 @@ export function mountEditor(element: HTMLElement, options: MountEditorOptions): 
     clipboard,
     language: options.language,
     logger: options.logger,
+    // The page's timer drives onDidStopChanging (core/ keeps none of its own).
+    schedule: (callback, delayMs) => {
+      const timer = element.ownerDocument.defaultView!.setTimeout(callback, delayMs)
+      return () => element.ownerDocument.defaultView!.clearTimeout(timer)
+    },
   })
   const view = new EditorView(editor, element, { label: options.label })
   if (options.softWrapped) view.setSoftWrapped(true)

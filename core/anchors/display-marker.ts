@@ -4,6 +4,7 @@ import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import type { ClipOptions, DisplayLayer } from '../display/display-layer.ts'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
+import type { AnchorIndex } from './anchor-index.ts'
 
 export type InvalidationStrategy = 'never' | 'surround' | 'overlap' | 'inside' | 'touch'
 
@@ -54,6 +55,8 @@ interface Snapshot {
 export interface MarkerHome {
   readonly buffer: TextBuffer
   readonly display: DisplayLayer
+  /** The index whose entries are the markers' ends. */
+  readonly anchors: AnchorIndex
   markBufferRange(range: RangeLike, options?: MarkerOptions): DisplayMarker
   markBufferPosition(position: PointLike, options?: MarkerOptions): DisplayMarker
   markScreenRange(range: RangeLike, options?: MarkerOptions): DisplayMarker
@@ -64,18 +67,25 @@ export interface MarkerHome {
   clampOffset(offset: number): number
   /** Internal: called by a marker being destroyed. */
   forget(marker: DisplayMarker): void
+  /** Internal: the marker got a change listener, so the layer reports its moves. */
+  listen(marker: DisplayMarker): void
 }
 
 /**
  * A range in the buffer that moves with edits, as Atom's `DisplayMarker`: a head and a tail (equal
- * when it has none), resolved to buffer and screen coordinates on demand. Positions are kept as
- * character offsets because those survive every edit, '\r\n' joins included.
+ * when it has none), resolved to buffer and screen coordinates on demand. Its ends are two entries of
+ * the layer's `AnchorIndex` (character offsets, which survive every edit, '\r\n' joins included),
+ * mapped by the layer; the marker is a view over them.
  */
 export class DisplayMarker {
   readonly id: number
-  /** Internal: offsets maintained by the layer. */
-  headOffset: number
-  tailOffset: number
+  /** Internal: the entries of the layer's index that are the marker's head and tail. */
+  readonly headEntry: number
+  readonly tailEntry: number
+  /** Internal: scratch for the layer while it maps a replacement that reached this marker. */
+  spliceStamp = 0
+  headSlot = -1
+  tailSlot = -1
   tailed: boolean
   valid = true
   private destroyed = false
@@ -88,22 +98,43 @@ export class DisplayMarker {
   private cacheVersion = -1
   private cachedHead: Point | null = null
   private cachedTail: Point | null = null
+  /** The ends' offsets when the marker was destroyed (its entries are gone). */
+  private finalHead = 0
+  private finalTail = 0
 
   constructor(
     readonly layer: MarkerHome,
     id: number,
-    headOffset: number,
-    tailOffset: number,
+    headEntry: number,
+    tailEntry: number,
     options: MarkerOptions,
   ) {
     this.id = id
-    this.headOffset = headOffset
-    this.tailOffset = tailOffset
+    this.headEntry = headEntry
+    this.tailEntry = tailEntry
     this.tailed = options.tailed ?? true
     this.exclusive = options.exclusive
     this.invalidate = options.invalidate ?? 'overlap'
     this.remote = options.remote ?? false
     this.properties = { ...(options.properties ?? {}) }
+  }
+
+  /** Internal: the head's character offset. */
+  get headOffset(): number {
+    return this.destroyed ? this.finalHead : this.layer.anchors.offset(this.headEntry)
+  }
+
+  set headOffset(offset: number) {
+    this.layer.anchors.set(this.headEntry, offset)
+  }
+
+  /** Internal: the tail's character offset. */
+  get tailOffset(): number {
+    return this.destroyed ? this.finalTail : this.layer.anchors.offset(this.tailEntry)
+  }
+
+  set tailOffset(offset: number) {
+    this.layer.anchors.set(this.tailEntry, offset)
   }
 
   // Queries
@@ -266,6 +297,8 @@ export class DisplayMarker {
 
   destroy(): void {
     if (this.destroyed) return
+    this.finalHead = this.headOffset
+    this.finalTail = this.tailOffset
     this.destroyed = true
     this.layer.forget(this)
     try {
@@ -279,6 +312,7 @@ export class DisplayMarker {
 
   onDidChange(callback: (event: MarkerChangeEvent) => void): Disposable {
     if (this.snapshot === null) this.snapshot = this.takeSnapshot()
+    if (!this.destroyed) this.layer.listen(this)
     return this.emitter.on('did-change', callback)
   }
 

@@ -1,27 +1,76 @@
+import type { MapMode } from '../buffer/change-set.ts'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
 import type { BufferChangeEvent, TextChange } from '../buffer/text-change.ts'
 import type { DisplayLayer } from '../display/display-layer.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
+import { AnchorIndex } from './anchor-index.ts'
 import { DisplayMarker, type MarkerHome, type MarkerOptions } from './display-marker.ts'
 import { mapOffset } from './offset-mapping.ts'
 
 /**
- * Owns markers of one editor and moves them through every change of the text, whoever made it.
- * Mapping is O(markers) per change and resolves no position; events are computed only for markers
- * that have listeners, after the buffer's public listeners have run.
+ * Positions bound to the character before them that other parts keep in the layer's index: text
+ * inserted at one never pushes it. Without a mode (the peers' selections) a replacement around it
+ * sends it to the end of the new text, as a peer's marker; with one, the index's rule applies
+ * (`MapMode`: the published snapshot uses 'track-before', which loses a position whose preceding
+ * character is deleted).
  */
-export class MarkerLayer implements MarkerHome {
+export interface PositionTracker {
+  /** A new position; its entry. */
+  track(offset: number, mode?: MapMode): number
+  untrack(entry: number): void
+  offset(entry: number): number
+  /** Moves a position (it is no longer lost). */
+  move(entry: number, offset: number): void
+  /** Whether a deletion removed the position, as its mode says. */
+  isLost(entry: number): boolean
+}
+
+/**
+ * What an entry of the index belongs to: an end of a marker (weakly for a peer's), a peer's position
+ * (null), or a position the index's own rule maps (MAPPED).
+ */
+type Owner = DisplayMarker | WeakRef<DisplayMarker> | null | typeof MAPPED
+const MAPPED = 0
+
+/**
+ * Owns the markers of one editor and moves them through every change of the text, whoever made it.
+ * Every marker's head and tail, and every position the collaboration tracks for peers, is an entry of
+ * one `AnchorIndex`: a replacement visits only the entries it reaches (O(log n + those)), and the
+ * layer applies Atom's marker rules to them. Events are computed only for markers that have listeners,
+ * after the buffer's public listeners have run.
+ */
+export class MarkerLayer implements MarkerHome, PositionTracker {
+  /** Every position of this text the layer tracks. */
+  readonly anchors = new AnchorIndex()
   private readonly markers = new Set<DisplayMarker>()
   /**
    * Markers of other users' selections, held weakly: a peer's `Selection` (and its marker) lives only
    * while someone holds or listens to it; the collaboration keeps the peer's offsets meanwhile.
    */
   private readonly remoteMarkers = new Set<WeakRef<DisplayMarker>>()
+  /** Per entry of the index, its owner (undefined for a free entry). */
+  private readonly owners: (Owner | undefined)[] = []
+  /** Valid markers that a change may invalidate (their strategy is not 'never'). */
+  private readonly watched = new Set<DisplayMarker>()
+  /** Markers that got a change listener (the only ones whose moves are reported). */
+  private readonly listened = new Set<DisplayMarker>()
+  /** Peers' markers at the last sweep of collected ones. */
+  private remoteAtSweep = 0
   private nextId = 1
   private readonly subscriptions: Disposable[]
   private moved = new Set<DisplayMarker>()
+  // The replacement being mapped, for `adjustReached`.
+  private spliceStamp = 0
+  private changeStart = 0
+  private changeOldLength = 0
+  private changeNewLength = 0
+  private changeLocal = true
+  private readonly dead: number[] = []
+  private mappedHead = 0
+  private mappedTail = 0
+  private readonly adjust = (index: AnchorIndex): void => this.adjustReached(index)
 
   constructor(
     readonly buffer: TextBuffer,
@@ -77,8 +126,7 @@ export class MarkerLayer implements MarkerHome {
     const markers = [...this.markers]
     for (const ref of this.remoteMarkers) {
       const marker = ref.deref()
-      if (marker === undefined) this.remoteMarkers.delete(ref)
-      else markers.push(marker)
+      if (marker !== undefined) markers.push(marker)
     }
     return markers
   }
@@ -87,51 +135,166 @@ export class MarkerLayer implements MarkerHome {
     return this.getMarkers().length
   }
 
-  /** Internal: called by a marker being destroyed. */
+  /** Internal: called by a marker being destroyed; its entries leave the index. */
   forget(marker: DisplayMarker): void {
     this.moved.delete(marker)
-    if (!marker.remote) {
-      this.markers.delete(marker)
-      return
-    }
-    for (const ref of this.remoteMarkers) if (ref.deref() === marker) this.remoteMarkers.delete(ref)
+    this.watched.delete(marker)
+    this.listened.delete(marker)
+    const owner = this.owners[marker.headEntry]
+    if (owner instanceof WeakRef) this.remoteMarkers.delete(owner)
+    else this.markers.delete(marker)
+    this.release(marker.headEntry)
+    this.release(marker.tailEntry)
+  }
+
+  /** Internal: a marker got a change listener: its moves are reported from now on. */
+  listen(marker: DisplayMarker): void {
+    this.listened.add(marker)
+  }
+
+  // PositionTracker: the peers' positions, in the same index
+
+  track(offset: number, mode?: MapMode): number {
+    const entry = this.anchors.add(this.clampOffset(offset), -1, mode)
+    this.owners[entry] = mode === undefined ? null : MAPPED
+    return entry
+  }
+
+  untrack(entry: number): void {
+    this.release(entry)
+  }
+
+  offset(entry: number): number {
+    return this.anchors.offset(entry)
+  }
+
+  move(entry: number, offset: number): void {
+    this.anchors.set(entry, this.clampOffset(offset))
+  }
+
+  isLost(entry: number): boolean {
+    return this.anchors.isLost(entry)
   }
 
   private add(headOffset: number, tailOffset: number, options: MarkerOptions): DisplayMarker {
-    const marker = new DisplayMarker(this, this.nextId++, headOffset, tailOffset, options)
-    if (marker.remote) this.remoteMarkers.add(new WeakRef(marker))
-    else this.markers.add(marker)
+    const head = this.anchors.add(headOffset)
+    const tail = this.anchors.add(tailOffset)
+    const marker = new DisplayMarker(this, this.nextId++, head, tail, options)
+    if (marker.remote) {
+      if (this.remoteMarkers.size >= 2 * this.remoteAtSweep + 64) this.sweepCollected()
+      const ref = new WeakRef(marker)
+      this.remoteMarkers.add(ref)
+      this.owners[head] = this.owners[tail] = ref
+    } else {
+      this.markers.add(marker)
+      this.owners[head] = this.owners[tail] = marker
+    }
+    if (marker.invalidate !== 'never') this.watched.add(marker)
     return marker
+  }
+
+  private release(entry: number): void {
+    this.anchors.remove(entry)
+    this.owners[entry] = undefined
+  }
+
+  /** Drops the entries of peers' markers that were garbage collected (amortised over additions). */
+  private sweepCollected(): void {
+    for (let entry = 0; entry < this.owners.length; entry++) {
+      const owner = this.owners[entry]
+      if (owner instanceof WeakRef && owner.deref() === undefined) {
+        this.remoteMarkers.delete(owner)
+        this.release(entry)
+      }
+    }
+    this.remoteAtSweep = this.remoteMarkers.size
   }
 
   private applyChanges(event: BufferChangeEvent): void {
     for (const change of event.changes) {
-      // A change that adds or removes no row moves (in row/column terms) only the endpoints between
-      // it and the next row; markers further on shift in offsets alone and need no event.
-      const sameRows = change.oldExtent.row === 0 && change.newExtent.row === 0
-      const limit = sameRows ? this.buffer.characterIndexForPosition([change.newRange.end.row + 1, 0]) : Infinity
-      const rowEnd = sameRows && change.newRange.end.row === this.buffer.getLastRow() ? Infinity : limit
-      for (const marker of this.markers) this.applyChange(marker, change, event.local, rowEnd)
-      for (const ref of this.remoteMarkers) {
-        const marker = ref.deref()
-        if (marker === undefined) this.remoteMarkers.delete(ref)
-        else this.applyChange(marker, change, event.local, rowEnd)
+      const { startOffset: start, oldLength, newLength } = change
+      if (this.watched.size > 0) this.invalidate(start, start + oldLength)
+      this.changeStart = start
+      this.changeOldLength = oldLength
+      this.changeNewLength = newLength
+      this.changeLocal = event.local
+      this.anchors.splice(start, oldLength, newLength, this.adjust)
+      if (this.dead.length > 0) {
+        for (const entry of this.dead) {
+          const owner = this.owners[entry]
+          if (owner instanceof WeakRef) this.remoteMarkers.delete(owner)
+          if (owner !== undefined) this.release(entry)
+        }
+        this.dead.length = 0
+      }
+      if (this.listened.size > 0) this.noteMoves(change)
+    }
+  }
+
+  /** Marks markers invalid by their strategy, with their offsets before the change. */
+  private invalidate(start: number, end: number): void {
+    for (const marker of this.watched) {
+      const head = marker.headOffset
+      const tail = marker.tailOffset
+      if (isInvalidatedBy(marker.invalidate, Math.min(head, tail), Math.max(head, tail), start, end)) {
+        marker.valid = false
+        this.watched.delete(marker)
       }
     }
   }
 
-  private applyChange(marker: DisplayMarker, change: TextChange, local: boolean, moveLimit: number): void {
-    const { startOffset: start, oldLength, newLength } = change
-    const head = marker.headOffset
-    const tail = marker.tailOffset
-    const end = start + oldLength
-    if (head < start && tail < start) return
+  /**
+   * The index's callback for the entries a replacement reached: a peer's position goes to the end of
+   * the new text when the replacement covers it; a marker's ends follow Atom's rules, which depend on
+   * both ends (one of them may be outside the replaced range).
+   */
+  private adjustReached(index: AnchorIndex): void {
+    const stamp = ++this.spliceStamp
+    const start = this.changeStart
+    const newEnd = start + this.changeNewLength
+    const n = index.touchedCount
+    for (let i = 0; i < n; i++) {
+      const entry = index.touchedEntry(i)
+      const marker = this.markerOf(entry)
+      if (marker === MAPPED) continue
+      if (marker === null) {
+        if (index.touchedOldOffset(i) > start) index.moveTouched(i, newEnd)
+      } else if (marker === undefined) {
+        this.dead.push(entry)
+      } else {
+        if (marker.spliceStamp !== stamp) {
+          marker.spliceStamp = stamp
+          marker.headSlot = marker.tailSlot = -1
+        }
+        if (entry === marker.headEntry) marker.headSlot = i
+        else marker.tailSlot = i
+      }
+    }
+    const shift = this.changeNewLength - this.changeOldLength
+    for (let i = 0; i < n; i++) {
+      const marker = this.markerOf(index.touchedEntry(i))
+      if (marker == null || marker === MAPPED || marker.spliceStamp !== stamp) continue
+      const { headSlot, tailSlot } = marker
+      // Each marker once, at its first reached end.
+      if (i !== (headSlot === -1 ? tailSlot : tailSlot === -1 ? headSlot : Math.min(headSlot, tailSlot))) continue
+      const head = headSlot >= 0 ? index.touchedOldOffset(headSlot) : oldOffset(index.offset(marker.headEntry), start, shift)
+      const tail = tailSlot >= 0 ? index.touchedOldOffset(tailSlot) : oldOffset(index.offset(marker.tailEntry), start, shift)
+      this.mapEnds(marker, head, tail, start)
+      if (headSlot >= 0) index.moveTouched(headSlot, this.mappedHead)
+      if (tailSlot >= 0) index.moveTouched(tailSlot, this.mappedTail)
+    }
+  }
+
+  /** Atom's rules for a marker's ends (before: `head`, `tail`) through the current replacement: sets `mappedHead`, `mappedTail`. */
+  private mapEnds(marker: DisplayMarker, head: number, tail: number, start: number): void {
+    const oldLength = this.changeOldLength
+    const newLength = this.changeNewLength
     const lo = Math.min(head, tail)
     const hi = Math.max(head, tail)
     const isInsertion = oldLength === 0
     // Another user's typing never pushes a position it reaches: each user's cursor stays after
     // their own text, and remote markers agree with their owner's published (left-bound) position.
-    const leftBound = marker.remote || !local
+    const leftBound = marker.remote || !this.changeLocal
     const exclusive = marker.isExclusive()
     const empty = lo === hi
     // Atom: an insertion moves an exclusive start (and then the end with it) and a non-exclusive end;
@@ -141,18 +304,42 @@ export class MarkerLayer implements MarkerHome {
     const moveEnd = !leftBound && isInsertion && (!exclusive || (moveStart && lo === start))
     const newLo = mapOffset(lo, start, oldLength, newLength, moveStart)
     const newHi = Math.max(newLo, mapOffset(hi, start, oldLength, newLength, moveEnd))
-    if (marker.invalidate !== 'never' && marker.valid && isInvalidatedBy(marker.invalidate, lo, hi, start, end)) marker.valid = false
-    if (!marker.tailed) {
-      marker.headOffset = marker.tailOffset = newHi
-    } else if (head < tail) {
-      marker.headOffset = newLo
-      marker.tailOffset = newHi
-    } else {
-      marker.headOffset = newHi
-      marker.tailOffset = newLo
+    const reversed = marker.tailed && head < tail
+    this.mappedHead = reversed ? newLo : newHi
+    this.mappedTail = !marker.tailed ? newHi : reversed ? newHi : newLo
+  }
+
+  /**
+   * Queues a move event for each listened marker with an end the change may have moved in row/column
+   * terms: from the change's start on, or, for a change that adds or removes no row, up to the next row
+   * (markers further on shift in offsets alone). A marker already queued in this transaction is not
+   * looked at again: its event compares positions anyway.
+   */
+  private noteMoves(change: TextChange): void {
+    const start = change.startOffset
+    let moveLimit = -1
+    for (const marker of this.listened) {
+      if (this.moved.has(marker) || !marker.hasChangeListeners()) continue
+      const head = marker.headOffset
+      const tail = marker.tailOffset
+      if (head < start && tail < start) continue
+      if (moveLimit === -1) moveLimit = this.moveLimit(change)
+      if ((head >= start && head < moveLimit) || (tail >= start && tail < moveLimit)) this.moved.add(marker)
     }
-    const touched = (newLo >= start && newLo < moveLimit) || (newHi >= start && newHi < moveLimit)
-    if (touched && marker.hasChangeListeners()) this.moved.add(marker)
+  }
+
+  /** Where positions stop moving in row/column terms: the next row's start for a change within one row. */
+  private moveLimit(change: TextChange): number {
+    if (change.oldExtent.row !== 0 || change.newExtent.row !== 0) return Infinity
+    const row = change.newRange.end.row
+    return row === this.buffer.getLastRow() ? Infinity : this.buffer.characterIndexForPosition([row + 1, 0])
+  }
+
+  /** The marker an entry is an end of; null or MAPPED for a tracked position; undefined for a collected marker's. */
+  private markerOf(entry: number): DisplayMarker | null | typeof MAPPED | undefined {
+    const owner = this.owners[entry]
+    if (owner instanceof WeakRef) return owner.deref()
+    return owner
   }
 
   private emitMoves(): void {
@@ -169,6 +356,11 @@ export class MarkerLayer implements MarkerHome {
     }
     if (firstError !== null) throw firstError
   }
+}
+
+/** An end's offset before the replacement, from its offset after (it was not reached, so only shifted). */
+function oldOffset(offset: number, start: number, shift: number): number {
+  return offset < start ? offset : offset - shift
 }
 
 function isInvalidatedBy(strategy: string, lo: number, hi: number, start: number, end: number): boolean {

@@ -1,4 +1,4 @@
-import type { ClientRun } from './yjs-items.ts'
+import type { ClientRun } from '../buffer/yjs-internals.ts'
 
 /**
  * Who inserted each character of the text, as runs of one client, kept in offset order and mapped

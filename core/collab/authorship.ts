@@ -9,7 +9,7 @@ import { AuthorshipIndex } from './authorship-index.ts'
 import { Authors, type ChangeAuthor } from './authors.ts'
 import { ChangeLog, DEFAULT_REVERT_WINDOW, type ChangeEntry, type ChangeQuery, type RevertWindow } from './change-log.ts'
 import { Reverts } from './revert.ts'
-import { type ClientRun, clientRunsFrom, diffSince, visibleClientRuns } from './yjs-items.ts'
+import { type ClientRun, clientRunsFrom, diffSince, visibleClientRuns } from '../buffer/yjs-internals.ts'
 
 /**
  * A stretch of the text written by one author: `from`/`to` are UTF-16 offsets; `range` (buffer

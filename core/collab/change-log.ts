@@ -3,7 +3,8 @@ import type { ChangeSet, IdRange } from '../buffer/change-set.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Authors, type ChangeAuthor } from './authors.ts'
-import { keepDeleted, releaseDeleted, transactionIdRanges } from './yjs-items.ts'
+import { keepDeleted, releaseDeleted } from '../buffer/yjs-internals.ts'
+import { transactionIds } from '../buffer/ytext-changes.ts'
 
 /** One change to the text, local or remote, as the log keeps it: IDs, not text. */
 export interface ChangeEntry {
@@ -90,7 +91,7 @@ export class ChangeLog {
   private keepTransaction(transaction: Y.Transaction): void {
     this.dropPending()
     if (transaction.deleteSet.clients.size === 0) return
-    const { deletedIds } = transactionIdRanges(transaction, this.ytext)
+    const deletedIds = transactionIds(this.ytext, transaction).deleted
     if (deletedIds.length === 0) return
     const kept = keepDeleted(this.ytext, deletedIds)
     if (kept.kept.length > 0) this.pendingKept = kept

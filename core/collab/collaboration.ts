@@ -2,8 +2,8 @@ import type * as Y from 'yjs'
 import type { Awareness } from 'y-protocols/awareness'
 import type { BufferChangeEvent, TextBuffer } from '../buffer/text-buffer.ts'
 import { isTransacting } from '../buffer/yjs-internals.ts'
-import { mapOffset } from '../anchors/offset-mapping.ts'
 import type { DisplayMarker } from '../anchors/display-marker.ts'
+import type { PositionTracker } from '../anchors/marker-layer.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import type { Selection } from '../selection/selection.ts'
@@ -27,6 +27,8 @@ export interface CollaborationHost {
   /** The editor's text and settings, which peers' selections read like local ones. */
   readonly context: SelectionContext
   markRemoteOffsets(headOffset: number, tailOffset: number): DisplayMarker
+  /** The editor's anchor index, where the peers' positions are kept and mapped with every marker. */
+  readonly positionTracker: PositionTracker
   onDidChangeCursorPosition(callback: () => void): Disposable
   onDidChangeSelectionRange(callback: () => void): Disposable
   onDidAddSelection(callback: () => void): Disposable
@@ -59,9 +61,13 @@ const CONSOLE_LOGGER: Logger = {
   },
 }
 
-/** What this editor last published: the selections' offsets (mapped through every change since) and the array written. */
+/**
+ * What this editor last published: the selections' offsets, as entries of the editor's anchor index
+ * (head, tail per selection; 'track-before', so an entry whose preceding character was deleted is lost:
+ * its relative position no longer says where our cursor is), and the array written.
+ */
 interface Published {
-  offsets: number[]
+  entries: number[]
   selections: SelectionJSON[]
 }
 
@@ -82,8 +88,8 @@ export class Collaboration {
   private readonly subscriptions: Disposable[] = []
   private readonly peers = new Map<number, Peer>()
   private readonly pendingPeers = new Set<Peer>()
-  /** Every peer's placed selections, as offsets mapped through each change. */
-  private readonly positions = new RemotePositions()
+  /** Every peer's placed selections, as entries of the editor's anchor index. */
+  private readonly positions: RemotePositions
   /** What every peer reads from the editor: one object for all of them. */
   private readonly peerHost: PeerHost
   private dirty = true
@@ -103,6 +109,7 @@ export class Collaboration {
     options: CollaborationOptions = {},
   ) {
     this.logger = options.logger ?? CONSOLE_LOGGER
+    this.positions = new RemotePositions(host.positionTracker)
     this.peerHost = {
       ytext: host.buffer.ytext,
       buffer: host.buffer,
@@ -170,6 +177,9 @@ export class Collaboration {
     this.awareness.off('change', this.onAwarenessChange)
     try {
       for (const peer of [...this.peers.values()]) this.removePeer(peer)
+      this.positions.clear()
+      for (const entry of this.published?.entries ?? []) this.host.positionTracker.untrack(entry)
+      this.published = null
     } finally {
       this.clearLocalFields()
       this.emitter.dispose()
@@ -197,11 +207,31 @@ export class Collaboration {
     for (const { marker } of selections) offsets.push(marker.headOffset, marker.tailOffset)
     const user = this.userToWrite
     const published = this.published
-    if (published !== null && user === null && state.selections === published.selections && sameNumbers(offsets, published.offsets)) return
+    if (published !== null && user === null && state.selections === published.selections && this.isPublished(offsets, published.entries)) return
     const fields = this.cursorFields(offsets)
-    this.published = { offsets, selections: fields.selections }
+    this.published = { entries: this.track(offsets, published?.entries ?? []), selections: fields.selections }
     this.userToWrite = null
     this.awareness.setLocalState(user === null ? { ...state, ...fields } : { ...state, user, ...fields })
+  }
+
+  /** Whether the published entries are where `offsets` are (and none was lost). */
+  private isPublished(offsets: readonly number[], entries: readonly number[]): boolean {
+    if (offsets.length !== entries.length) return false
+    const tracker = this.host.positionTracker
+    for (let i = 0; i < offsets.length; i++) if (tracker.isLost(entries[i]!) || tracker.offset(entries[i]!) !== offsets[i]) return false
+    return true
+  }
+
+  /** The published entries moved to `offsets` (reusing `entries`, adding or releasing the difference). */
+  private track(offsets: readonly number[], entries: number[]): number[] {
+    const tracker = this.host.positionTracker
+    for (let i = offsets.length; i < entries.length; i++) tracker.untrack(entries[i]!)
+    entries.length = Math.min(entries.length, offsets.length)
+    for (let i = 0; i < offsets.length; i++) {
+      if (i < entries.length) tracker.move(entries[i]!, offsets[i]!)
+      else entries.push(tracker.track(offsets[i]!, 'track-before'))
+    }
+    return entries
   }
 
   private cursorFields(offsets: number[]): CursorFields {
@@ -234,27 +264,18 @@ export class Collaboration {
   }
 
   /**
-   * Maps the published offsets through a change, as positions bound to the character before them. A
-   * change that deletes or rewrites that character (a deletion, or a change the buffer widens over a
-   * '\r\n' pair or a surrogate pair) may leave our cursor where its position no longer resolves: its
-   * offset becomes -1 (unknown), so the next flush publishes again.
+   * The published offsets and the peers' positions are entries of the anchor index, which the markers'
+   * stage has mapped through the change. A change that deletes or rewrites the character before a
+   * published position (a deletion, or a change the buffer widens over a '\r\n' pair or a surrogate
+   * pair) leaves our cursor where its position no longer resolves: the entry is lost, so the next
+   * flush publishes again.
    */
-  private changeApplied({ changes, local }: BufferChangeEvent): void {
+  private changeApplied({ local }: BufferChangeEvent): void {
     this.applyingRemote = !local
-    for (const { startOffset, oldLength, newLength } of changes) this.positions.map(startOffset, oldLength, newLength)
-    const offsets = this.published?.offsets
-    if (offsets === undefined) return
-    for (const { startOffset, oldLength, newLength } of changes) {
-      for (let i = 0; i < offsets.length; i++) {
-        const offset = offsets[i]!
-        if (offset > startOffset && offset <= startOffset + oldLength) {
-          offsets[i] = -1
-          this.dirty = true
-        } else if (offset !== -1) {
-          offsets[i] = mapOffset(offset, startOffset, oldLength, newLength, false)
-        }
-      }
-    }
+    const entries = this.published?.entries
+    if (entries === undefined || this.dirty) return
+    const tracker = this.host.positionTracker
+    for (const entry of entries) if (tracker.isLost(entry)) this.dirty = true
   }
 
   private transactionEnded(transaction: Y.Transaction): void {
@@ -346,12 +367,6 @@ export class Collaboration {
       // A failing logger must not break the awareness handler either.
     }
   }
-}
-
-function sameNumbers(a: number[], b: number[]): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 function isUser(value: unknown): value is UserInfo {

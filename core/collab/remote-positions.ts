@@ -1,58 +1,52 @@
-import { mapOffset } from '../anchors/offset-mapping.ts'
+import type { PositionTracker } from '../anchors/marker-layer.ts'
 
 /**
- * Every peer's selections as (head, tail) character offsets in one flat index, mapped through each
- * change of the text: 8 bytes a selection and one tight loop per change, instead of a marker object
- * (with its selection and cursor) per remote selection. Positions are bound to the character before
- * them, as peers publish them, so text inserted at an offset never pushes it (as a remote marker).
- * Entries are numbered; a removed entry's number is reused.
+ * Every peer's selections as (head, tail) pairs of entries in the editor's one anchor index (the
+ * marker layer's), which maps them with every other tracked position: a change costs nothing for the
+ * pairs it does not reach, and no marker object (with its selection and cursor) is made per remote
+ * selection. Positions are bound to the character before them, as peers publish them, so text
+ * inserted at an offset never pushes it (as a remote marker). Pairs are numbered; a removed pair's
+ * number is reused.
  */
 export class RemotePositions {
-  /** head at 2n, tail at 2n + 1; -1 for a free entry. */
-  private offsets = new Int32Array(64).fill(-1)
+  /** The tracker's entries: head at 2n, tail at 2n + 1; -1 for a free pair. */
+  private entries: number[] = []
   private free: number[] = []
-  private used = 0
 
-  /** A new entry at these offsets; its number. */
+  constructor(private readonly tracker: PositionTracker) {}
+
+  /** A new pair at these offsets; its number. */
   add(head: number, tail: number): number {
-    let entry = this.free.pop()
-    if (entry === undefined) {
-      entry = this.used++
-      if (2 * this.used > this.offsets.length) {
-        const grown = new Int32Array(this.offsets.length * 2).fill(-1)
-        grown.set(this.offsets)
-        this.offsets = grown
-      }
-    }
-    this.set(entry, head, tail)
-    return entry
+    const pair = this.free.pop() ?? this.entries.length / 2
+    this.entries[2 * pair] = this.tracker.track(head)
+    this.entries[2 * pair + 1] = this.tracker.track(tail)
+    return pair
   }
 
-  remove(entry: number): void {
-    this.offsets[2 * entry] = this.offsets[2 * entry + 1] = -1
-    this.free.push(entry)
+  remove(pair: number): void {
+    this.tracker.untrack(this.entries[2 * pair]!)
+    this.tracker.untrack(this.entries[2 * pair + 1]!)
+    this.entries[2 * pair] = this.entries[2 * pair + 1] = -1
+    this.free.push(pair)
   }
 
-  set(entry: number, head: number, tail: number): void {
-    this.offsets[2 * entry] = head
-    this.offsets[2 * entry + 1] = tail
+  set(pair: number, head: number, tail: number): void {
+    this.tracker.move(this.entries[2 * pair]!, head)
+    this.tracker.move(this.entries[2 * pair + 1]!, tail)
   }
 
-  head(entry: number): number {
-    return this.offsets[2 * entry]!
+  head(pair: number): number {
+    return this.tracker.offset(this.entries[2 * pair]!)
   }
 
-  tail(entry: number): number {
-    return this.offsets[2 * entry + 1]!
+  tail(pair: number): number {
+    return this.tracker.offset(this.entries[2 * pair + 1]!)
   }
 
-  /** Maps every entry through `oldLength` characters at `start` replaced by `newLength`. */
-  map(start: number, oldLength: number, newLength: number): void {
-    const offsets = this.offsets
-    const end = 2 * this.used
-    for (let i = 0; i < end; i++) {
-      const offset = offsets[i]!
-      if (offset >= start) offsets[i] = mapOffset(offset, start, oldLength, newLength, false)
-    }
+  /** Releases every pair's entries (the collaboration ends; the index stays with the editor). */
+  clear(): void {
+    for (let pair = 0; 2 * pair < this.entries.length; pair++) if (this.entries[2 * pair]! >= 0) this.remove(pair)
+    this.entries = []
+    this.free = []
   }
 }

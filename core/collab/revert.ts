@@ -1,7 +1,7 @@
 import type * as Y from 'yjs'
 import type { ChangeSet, IdRange } from '../buffer/change-set.ts'
 import type { ChangeEntry, ChangeLog, ChangeQuery } from './change-log.ts'
-import { IdReverter } from './yjs-items.ts'
+import { IdReverter } from '../buffer/yjs-internals.ts'
 
 /** What revert needs from the editor. */
 export interface RevertHost {

@@ -194,7 +194,11 @@ export class EditorEditing extends EditorSelections implements DeleteMethods<Wri
 
   // History
 
-  /** Undoes this editor's last undo step and restores the selections from before it; false when there is none. */
+  /**
+   * Undoes the latest undo step made through this editor or another editor on the same Y.Text in this
+   * process (they share one history; a peer's changes are never undone) and restores, in the editor that
+   * made it, the selections from before it; false when there is none.
+   */
   undo(options: WriteOptions = {}): boolean {
     this.scope.checkWritable('undo', options)
     return this.scope.run(() => this.history.undo())
@@ -229,7 +233,7 @@ export class EditorEditing extends EditorSelections implements DeleteMethods<Wri
     return this.history.groupChangesSinceCheckpoint(checkpoint)
   }
 
-  /** The Y.UndoManager behind undo/redo (it tracks only this editor's origin). */
+  /** The Y.UndoManager behind undo/redo, shared by the editors on this Y.Text in this process (it tracks their origins). */
   getUndoManager(): Y.UndoManager {
     return this.history.undoManager
   }

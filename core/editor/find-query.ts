@@ -6,6 +6,7 @@ import type { TextBuffer } from '../buffer/text-buffer.ts'
 import { MatchFinder, mayCrossLines, scanningRegExp, type FindStatus, type PatternTraits } from '../buffer/scan.ts'
 import { mayBacktrackBadly } from '../buffer/regex-budget.ts'
 import { Deadline, type ScanBudget } from '../buffer/regex-budget.ts'
+import { MatchOffsets } from './match-offsets.ts'
 
 /*
  * Live find results. A query's matches are kept as sorted pairs of offsets, mapped through every change
@@ -88,8 +89,7 @@ export class FindQuery {
   private readonly pattern: RegExp
   private readonly crossesLines: boolean
   private readonly traits: PatternTraits
-  private starts: number[] = []
-  private ends: number[] = []
+  private readonly matches = new MatchOffsets()
   /** Everything before this offset (within the bounds) has been searched. */
   private frontier: number
   private finder: MatchFinder | null = null
@@ -142,10 +142,7 @@ export class FindQuery {
     if (this.finder === null || this.finder.getPosition() !== this.frontier || this.finder.end !== end) {
       this.finder = new MatchFinder(this.host.buffer, this.pattern, this.frontier, end, new Deadline(options), this.traits)
     } else this.finder.deadline = new Deadline(options)
-    const found = (s: number, e: number): void => {
-      this.starts.push(s)
-      this.ends.push(e)
-    }
+    const found = (s: number, e: number): void => this.matches.push(s, e)
     const status = this.finder.run(options.maxChars ?? SEARCH_SLICE, found)
     this.frontier = status === 'done' ? end : this.finder.getPosition()
     if (status !== 'more') this.finder = null
@@ -171,18 +168,19 @@ export class FindQuery {
   }
 
   getMatchCount(): number {
-    return this.starts.length
+    return this.matches.length
   }
 
   /** The buffer range of match `index`. */
   getMatchRange(index: number): Range {
-    if (!Number.isInteger(index) || index < 0 || index >= this.starts.length) throw new RangeError(`no match ${index}; there are ${this.starts.length}`)
+    const count = this.matches.length
+    if (!Number.isInteger(index) || index < 0 || index >= count) throw new RangeError(`no match ${index}; there are ${count}`)
     const buffer = this.host.buffer
-    return new Range(buffer.positionForCharacterIndex(this.starts[index]!), buffer.positionForCharacterIndex(this.ends[index]!))
+    return new Range(buffer.positionForCharacterIndex(this.matches.start(index)), buffer.positionForCharacterIndex(this.matches.end(index)))
   }
 
   getMatchRanges(): Range[] {
-    return this.starts.map((_, i) => this.getMatchRange(i))
+    return Array.from({ length: this.matches.length }, (_, i) => this.getMatchRange(i))
   }
 
   /** Matches that start or end on rows `startRow..endRow` (what a view highlights), with their indices. */
@@ -192,21 +190,22 @@ export class FindQuery {
     const to = buffer.characterIndexForPosition([endRow + 1, 0])
     const out: { index: number; range: Range }[] = []
     // Matches are sorted and do not overlap, so ends are sorted too.
-    for (let i = lowerBound(this.ends, from); i < this.starts.length && this.starts[i]! <= to; i++) out.push({ index: i, range: this.getMatchRange(i) })
+    const matches = this.matches
+    for (let i = matches.firstEndingAtOrAfter(from); i < matches.length && matches.start(i) <= to; i++) out.push({ index: i, range: this.getMatchRange(i) })
     return out
   }
 
   /** The index of the first match that starts at or after `position`; -1 when there is none. */
   indexAtOrAfter(position: PointLike): number {
     const offset = this.host.buffer.characterIndexForPosition(Point.fromObject(position, false, 'position'))
-    const i = lowerBound(this.starts, offset)
-    return i < this.starts.length ? i : -1
+    const i = this.matches.firstStartingAtOrAfter(offset)
+    return i < this.matches.length ? i : -1
   }
 
   /** The index of the last match that starts before `position`; -1 when there is none. */
   indexBefore(position: PointLike): number {
     const offset = this.host.buffer.characterIndexForPosition(Point.fromObject(position, false, 'position'))
-    return lowerBound(this.starts, offset) - 1
+    return this.matches.firstStartingAtOrAfter(offset) - 1
   }
 
   /** The text that replaces match `index`: `$1`, `$&` and `\n`, `\t` expanded for a regex query. */
@@ -236,11 +235,11 @@ export class FindQuery {
   replaceAll(replacement: string, budget: ScanBudget = {}): number {
     if (typeof replacement !== 'string') throw new TypeError(`replacement must be a string; got ${typeof replacement}`)
     if (this.searchAll(budget) === 'too-slow') return 0
-    const count = this.starts.length
+    const count = this.matches.length
     if (count === 0) return 0
-    const texts = this.starts.map((_, i) => this.replacementFor(i, replacement))
-    const starts = this.starts.slice()
-    const ends = this.ends.slice()
+    const texts = Array.from({ length: count }, (_, i) => this.replacementFor(i, replacement))
+    const starts = Array.from({ length: count }, (_, i) => this.matches.start(i))
+    const ends = Array.from({ length: count }, (_, i) => this.matches.end(i))
     const buffer = this.host.buffer
     // The results then follow the transaction's change set like any other edit.
     this.host.transact(() => {
@@ -259,8 +258,8 @@ export class FindQuery {
   /** Selects every match, a cursor per match (Atom's `find-and-replace:select-all`); searches what is left first. */
   selectAll(budget: ScanBudget = {}): number {
     this.searchAll(budget)
-    if (this.starts.length > 0) this.host.setSelectedBufferRanges(this.getMatchRanges())
-    return this.starts.length
+    if (this.matches.length > 0) this.host.setSelectedBufferRanges(this.getMatchRanges())
+    return this.matches.length
   }
 
   // Keeping the results current
@@ -274,7 +273,7 @@ export class FindQuery {
   }
 
   private emitUpdate(): void {
-    this.emitter.emit('did-update', { count: this.starts.length, complete: this.status === 'done', tooSlow: this.status === 'too-slow' })
+    this.emitter.emit('did-update', { count: this.matches.length, complete: this.status === 'done', tooSlow: this.status === 'too-slow' })
   }
 
   /** Follows one change of the text: `edits` are (fromA, toA, fromB, toB) per replacement, sorted. */
@@ -285,25 +284,19 @@ export class FindQuery {
       this.bounds = { start, end: Math.max(start, mapThrough(edits, this.bounds.end, 1)) }
     }
     this.frontier = this.status === 'done' ? this.rangeEnd() : mapThrough(edits, this.frontier, -1)
-    // Old matches, mapped in place: those before the first edit stay, those after the last shift, and
-    // only the ones between go through the edits (an edit's own rows are searched again below).
-    const starts = this.starts
-    const ends = this.ends
-    const n = starts.length
-    const head = lowerBound(ends, edits[0]!)
-    let tail = lowerBound(starts, edits[edits.length - 3]! + 1)
+    // Old matches, mapped in place: those before the first edit stay, those after the last shift (lazily),
+    // and only the ones between go through the edits (an edit's own rows are searched again below).
+    const matches = this.matches
+    const n = matches.length
+    const head = matches.firstEndingAtOrAfter(edits[0]!)
+    let tail = matches.firstStartingAtOrAfter(edits[edits.length - 3]! + 1)
     if (tail < head) tail = head
     const mapper = new MonotoneMapper(edits)
     for (let i = head; i < tail; i++) {
-      starts[i] = mapper.map(starts[i]!, 1)
-      ends[i] = Math.max(starts[i]!, mapper.map(ends[i]!, -1))
+      const start = mapper.map(matches.start(i), 1)
+      matches.set(i, start, Math.max(start, mapper.map(matches.end(i), -1)))
     }
-    if (shift !== 0) {
-      for (let i = tail; i < n; i++) {
-        starts[i] += shift
-        ends[i] += shift
-      }
-    }
+    matches.shiftFrom(tail, shift)
     // Rows to search again, in the new text, merged.
     const buffer = this.host.buffer
     const dirty: number[] = []
@@ -327,9 +320,9 @@ export class FindQuery {
       // An empty region is searched only at the very end, where an empty match can be.
       if (a > b || (a === b && b !== rangeEnd)) continue
       // The first old match that is not wholly before the region; one running into it widens it to its row.
-      let from = Math.max(next, lowerBound(ends, a))
-      if (from < n && ends[from] === a && starts[from]! < a) from++
-      if (from < n && starts[from]! < a) a = Math.max(previousEnd, this.rowStart(starts[from]!))
+      let from = Math.max(next, matches.firstEndingAtOrAfter(a))
+      if (from < n && matches.end(from) === a && matches.start(from) < a) from++
+      if (from < n && matches.start(from) < a) a = Math.max(previousEnd, this.rowStart(matches.start(from)))
       const foundStarts: number[] = []
       const foundEnds: number[] = []
       const finder = new MatchFinder(buffer, this.pattern, a, rangeEnd, new Deadline(), this.traits)
@@ -356,7 +349,7 @@ export class FindQuery {
       // Old matches inside the searched region, or overlapping the last match found, are replaced.
       let to = from
       const lastEnd = foundEnds.length > 0 ? foundEnds[foundEnds.length - 1]! : -1
-      while (to < n && (starts[to]! < b || (starts[to] === b && b === rangeEnd) || starts[to]! < lastEnd)) to++
+      while (to < n && (matches.start(to) < b || (matches.start(to) === b && b === rangeEnd) || matches.start(to) < lastEnd)) to++
       replacements.push({ from, to, starts: foundStarts, ends: foundEnds })
       next = to
       previousEnd = b
@@ -368,16 +361,12 @@ export class FindQuery {
     }
     // Matches past the searched part (a change moved the frontier back) are found again when searched.
     let keep = n
-    if (this.status !== 'done') keep = Math.max(next, lowerBound(starts, limit))
+    if (this.status !== 'done') keep = Math.max(next, matches.firstStartingAtOrAfter(limit))
     if (replacements.length <= 4) {
-      if (keep < n) {
-        starts.length = keep
-        ends.length = keep
-      }
+      matches.truncate(keep)
       for (let r = replacements.length - 1; r >= 0; r--) {
         const { from, to, starts: newStarts, ends: newEnds } = replacements[r]!
-        starts.splice(from, to - from, ...newStarts)
-        ends.splice(from, to - from, ...newEnds)
+        matches.splice(from, to, newStarts, newEnds)
       }
     } else {
       // Many regions (a peer's replace all): one pass building new arrays.
@@ -386,8 +375,8 @@ export class FindQuery {
       let i = 0
       for (const { from, to, starts: newStarts, ends: newEnds } of replacements) {
         for (; i < from; i++) {
-          outStarts.push(starts[i]!)
-          outEnds.push(ends[i]!)
+          outStarts.push(matches.start(i))
+          outEnds.push(matches.end(i))
         }
         for (let j = 0; j < newStarts.length; j++) {
           outStarts.push(newStarts[j]!)
@@ -396,11 +385,10 @@ export class FindQuery {
         i = to
       }
       for (; i < keep; i++) {
-        outStarts.push(starts[i]!)
-        outEnds.push(ends[i]!)
+        outStarts.push(matches.start(i))
+        outEnds.push(matches.end(i))
       }
-      this.starts = outStarts
-      this.ends = outEnds
+      matches.reset(outStarts, outEnds)
     }
     this.finder = null
     this.emitUpdate()
@@ -417,18 +405,6 @@ export class FindQuery {
     const row = buffer.positionForCharacterIndex(offset).row
     return row + 1 < buffer.getLineCount() ? buffer.characterIndexForPosition([row + 1, 0]) : buffer.getLength()
   }
-}
-
-/** The first index whose value is >= `value` in a sorted array. */
-function lowerBound(values: readonly number[], value: number): number {
-  let lo = 0
-  let hi = values.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (values[mid]! < value) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /** Where `offset` (old text) is after `edits` (fromA, toA, fromB, toB per edit, sorted). */

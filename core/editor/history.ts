@@ -1,7 +1,8 @@
-import * as Y from 'yjs'
+import type * as Y from 'yjs'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
 import type { Disposable } from '../events/disposable.ts'
-import { hasPendingTransactions, isIdDeleted, joinNextChange, lastChangeTime, mergeStackItems, type StackItem } from '../buffer/yjs-internals.ts'
+import { hasPendingTransactions, isIdDeleted, lastChangeTime, type StackItem } from '../buffer/yjs-internals.ts'
+import { AFTER, type HistoryMember, UndoHistory } from './undo-history.ts'
 import { mapOffset } from '../anchors/offset-mapping.ts'
 
 /** A selection as offsets: where its tail (anchor) and head are. */
@@ -34,60 +35,27 @@ export interface HistoryHost {
   restoreSelections(selections: SelectionOffsets[]): void
 }
 
-interface Checkpoint {
-  length: number
-  /** The step id of the item below the checkpoint (null: none). */
-  top: number | null
-}
-
-const BEFORE = 'cotext.selectionsBefore'
-const AFTER = 'cotext.selectionsAfter'
-/** A step's id: Yjs makes a new stack item when it moves a step between stacks; the id goes along. */
-const STEP = 'cotext.step'
-
 /**
- * Undo/redo over a Y.UndoManager that tracks only this editor's transaction origin, so undo reverts
- * this user's changes and never a peer's. Every stack item remembers the selections from before its
- * change and right after it: undo restores the first, redo the second, and an item moved from one
- * stack to the other keeps both. The selections after a change are kept as offsets mapped through
- * later edits until the next step starts (typing grouped into one step anchors them once).
+ * One editor's side of the undo history of its text, which every editor on the same Y.Text in this
+ * process shares (`UndoHistory`): undo reverts this Yjs client's changes and never a peer's. Every step
+ * remembers the selections of the editor that made it, from before its change and right after it: undo
+ * restores the first, redo the second, in that editor. The selections after a change are kept as offsets
+ * mapped through later edits until the next step starts (typing grouped into one step anchors them once).
  */
-export class History {
-  readonly undoManager: Y.UndoManager
+export class History implements HistoryMember {
+  private readonly shared: UndoHistory
   private pendingBefore: AnchoredSelection[] | null = null
   /** The selections right after the latest step, not yet anchored. */
   private pendingAfter: { item: StackItem; offsets: SelectionOffsets[] } | null = null
-  /** The meta of the item an undo or redo is moving to the other stack. */
-  private moving: Map<string, unknown> | null = null
   /** Set when the running change made or extended an undo step. */
-  private stepChanged = false
-  private readonly checkpoints = new Map<number, Checkpoint>()
-  private nextCheckpointId = 1
-  private nextStepId = 1
-  private restoring = false
+  private changedStep = false
   private readonly changeHook: Disposable
 
   constructor(
     private readonly host: HistoryHost,
-    origin: unknown,
+    readonly origin: unknown,
   ) {
-    this.undoManager = new Y.UndoManager(host.buffer.ytext, { trackedOrigins: new Set([origin]), captureTimeout: 0 })
-    this.undoManager.on('stack-item-updated', () => {
-      this.stepChanged = true
-    })
-    this.undoManager.on('stack-item-added', ({ stackItem }) => {
-      this.stepChanged = true
-      if (this.moving !== null) {
-        for (const key of [BEFORE, AFTER, STEP]) if (this.moving.has(key)) stackItem.meta.set(key, this.moving.get(key))
-        return
-      }
-      if (!stackItem.meta.has(STEP)) stackItem.meta.set(STEP, this.nextStepId++)
-      if (!stackItem.meta.has(BEFORE) && this.pendingBefore !== null) stackItem.meta.set(BEFORE, this.pendingBefore)
-    })
-    this.undoManager.on('stack-item-popped', ({ stackItem, type }) => {
-      const selections = stackItem.meta.get(type === 'undo' ? BEFORE : AFTER) as AnchoredSelection[] | undefined
-      if (selections && !this.restoring) this.restore(selections)
-    })
+    this.shared = UndoHistory.join(host.buffer.ytext, this)
     this.changeHook = host.buffer.addChangeHook('history', ({ changes }) => {
       const offsets = this.pendingAfter?.offsets
       if (!offsets) return
@@ -100,31 +68,38 @@ export class History {
     })
   }
 
+  /** The Y.UndoManager behind the shared history (it tracks the origins of this text's editors). */
+  get undoManager(): Y.UndoManager {
+    return this.shared.undoManager
+  }
+
   destroy(): void {
     this.changeHook.dispose()
-    this.undoManager.destroy()
+    this.shared.leave(this)
   }
 
   /**
    * Called before a change: remembers the selections the undo of that change will restore. With a
-   * grouping interval, a change that follows the previous one closely joins its undo step.
+   * grouping interval, a change that follows the previous one closely joins its undo step — unless
+   * another editor made that step.
    */
   willChange(groupingInterval = 0, joinPrevious = false): void {
     const um = this.undoManager
     if (joinPrevious && um.undoStack.length > 0) {
       // Atom's `undo: 'skip'`: the change becomes part of the previous step, however long ago it was
       // (Y.UndoManager joins when the last change is newer than the capture timeout).
-      joinNextChange(um)
-      this.stepChanged = false
+      this.shared.joinNext()
+      this.changedStep = false
       this.pendingBefore = null
       return
     }
+    if (this.shared.topMadeByOther(this)) this.shared.stopGrouping()
     um.captureTimeout = groupingInterval
     // A change that will join the previous undo step (Y.UndoManager's own test) keeps that step's
     // selections: skip taking them, which is most keystrokes of continuous typing.
     const lastChange = lastChangeTime(um)
     const joins = groupingInterval > 0 && lastChange > 0 && Date.now() - lastChange < groupingInterval && um.undoStack.length > 0
-    this.stepChanged = false
+    this.changedStep = false
     if (joins) {
       this.pendingBefore = null
       return
@@ -137,25 +112,34 @@ export class History {
       this.pendingAfter!.item.meta.set(AFTER, before)
       this.pendingAfter = null
     } else {
-      this.anchorPendingAfter()
+      this.settle()
     }
     this.pendingBefore = before
   }
 
   didChange(): void {
     this.pendingBefore = null
-    const um = this.undoManager
-    um.captureTimeout = 0
-    const top = um.undoStack[um.undoStack.length - 1]
-    if (top !== undefined && this.stepChanged) this.pendingAfter = { item: top, offsets: this.host.selectionOffsets() }
+    this.undoManager.captureTimeout = 0
+    const top = this.shared.top()
+    if (top !== undefined && this.changedStep) this.pendingAfter = { item: top, offsets: this.host.selectionOffsets() }
+  }
+
+  /** @internal (HistoryMember) */
+  pendingSelections(): AnchoredSelection[] | null {
+    return this.pendingBefore
+  }
+
+  /** @internal (HistoryMember) */
+  stepChanged(): void {
+    this.changedStep = true
   }
 
   canUndo(): boolean {
-    return this.undoManager.canUndo()
+    return this.shared.canUndo()
   }
 
   canRedo(): boolean {
-    return this.undoManager.canRedo()
+    return this.shared.canRedo()
   }
 
   undo(): boolean {
@@ -166,26 +150,16 @@ export class History {
     return this.step('redo')
   }
 
-  /** Undo and redo: pop the top item of one stack (Yjs pushes its inverse on the other, with the same selections). */
   private step(kind: 'undo' | 'redo'): boolean {
-    const um = this.undoManager
     if (hasPendingTransactions(this.host.buffer.doc)) return this.stepAfterTransaction(kind)
-    const stack = kind === 'undo' ? um.undoStack : um.redoStack
-    if (stack.length === 0) return false
-    this.anchorPendingAfter()
-    this.moving = stack[stack.length - 1]!.meta
-    try {
-      return (kind === 'undo' ? um.undo() : um.redo()) !== null
-    } finally {
-      this.moving = null
-    }
+    return this.shared.step(kind)
   }
 
   /**
    * Undo or redo asked inside a transaction (an `onDidChange` listener of the change being made, as in
-   * Atom, or an `onDidChangeText` listener while Yjs finishes it): Y.UndoManager records that change only when the transaction ends, so the step runs then —
-   * once Yjs has finished every pending transaction, so that the step's own transaction is cleaned up
-   * while Y.UndoManager still knows it is undoing.
+   * Atom, or an `onDidChangeText` listener while Yjs finishes it): Y.UndoManager records that change only
+   * when the transaction ends, so the step runs then — once Yjs has finished every pending transaction,
+   * so that the step's own transaction is cleaned up while Y.UndoManager still knows it is undoing.
    */
   private stepAfterTransaction(kind: 'undo' | 'redo'): boolean {
     const doc = this.host.buffer.doc
@@ -193,74 +167,37 @@ export class History {
       doc.off('afterAllTransactions', run)
       this.step(kind)
       // The step is not a change of the running operation: it leaves that operation's "after" alone.
-      this.stepChanged = false
+      this.changedStep = false
     }
     doc.on('afterAllTransactions', run)
     return true
   }
 
   clear(): void {
-    this.undoManager.clear()
-    this.checkpoints.clear()
+    this.shared.clear()
   }
 
   /** Makes the next change start a new undo step. */
   stopGrouping(): void {
-    this.undoManager.stopCapturing()
+    this.shared.stopGrouping()
   }
 
   createCheckpoint(): number {
-    this.undoManager.stopCapturing()
-    const stack = this.undoManager.undoStack
-    const id = this.nextCheckpointId++
-    this.checkpoints.set(id, { length: stack.length, top: stepId(stack[stack.length - 1]) })
-    return id
+    return this.shared.createCheckpoint()
   }
 
   /** Undoes every change since the checkpoint, leaving nothing to redo; false if it is no longer valid. */
   revertToCheckpoint(id: number): boolean {
-    const checkpoint = this.validCheckpoint(id)
-    if (checkpoint === null) return false
-    const redoLength = this.undoManager.redoStack.length
-    const stack = this.undoManager.undoStack
-    let oldest: AnchoredSelection[] | undefined
-    this.restoring = true
-    try {
-      while (stack.length > checkpoint.length) {
-        oldest = stack[stack.length - 1]!.meta.get(BEFORE) ?? oldest
-        this.undoManager.undo()
-      }
-    } finally {
-      this.restoring = false
-    }
-    this.undoManager.redoStack.length = redoLength
-    if (oldest) this.restore(oldest)
-    return true
+    return this.shared.revertToCheckpoint(id)
   }
 
   /** Folds every change since the checkpoint into one undo step; false if it is no longer valid. */
   groupChangesSinceCheckpoint(id: number): boolean {
-    const checkpoint = this.validCheckpoint(id)
-    if (checkpoint === null) return false
-    const stack = this.undoManager.undoStack
-    const items = stack.slice(checkpoint.length)
-    if (items.length <= 1) return true
-    const [first, ...rest] = items
-    mergeStackItems(first!, rest)
-    stack.length = checkpoint.length + 1
-    return true
+    return this.shared.groupChangesSinceCheckpoint(id)
   }
 
-  private validCheckpoint(id: number): Checkpoint | null {
-    const checkpoint = this.checkpoints.get(id)
-    if (!checkpoint) return null
-    const stack = this.undoManager.undoStack
-    if (stack.length < checkpoint.length) return null
-    if (stepId(stack[checkpoint.length - 1]) !== checkpoint.top) return null
-    return checkpoint
-  }
-
-  private anchorPendingAfter(): void {
+  /** @internal (HistoryMember) Anchors the selections after this editor's latest step. */
+  settle(): void {
     const pending = this.pendingAfter
     if (pending === null) return
     this.pendingAfter = null
@@ -280,7 +217,8 @@ export class History {
     })
   }
 
-  private restore(selections: AnchoredSelection[]): void {
+  /** @internal (HistoryMember) */
+  restore(selections: AnchoredSelection[]): void {
     const resolve = ({ before, after }: AnchoredPoint): number | null => {
       const beforeAlive = before !== undefined && (before.item === null || !isIdDeleted(this.host.buffer.doc, before.item))
       const position = beforeAlive || after === undefined ? before : after
@@ -294,10 +232,6 @@ export class History {
     }
     if (offsets.length > 0) this.host.restoreSelections(offsets)
   }
-}
-
-function stepId(item: StackItem | undefined): number | null {
-  return item === undefined ? null : ((item.meta.get(STEP) as number | undefined) ?? null)
 }
 
 function sameOffsets(a: SelectionOffsets[], b: SelectionOffsets[]): boolean {

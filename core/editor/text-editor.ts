@@ -87,6 +87,7 @@ export class TextEditor extends AtomCommands {
       getSelections: () => this.selections.all(),
       isBatching: () => this.scope.isActive(),
       markRemoteOffsets: (head, tail) => this.markerLayer.markOffsets(head, tail, { remote: true, invalidate: 'never' }),
+      positionTracker: this.markerLayer,
       onDidChangeCursorPosition: (callback) => this.onDidChangeCursorPosition(callback),
       onDidChangeSelectionRange: (callback) => this.onDidChangeSelectionRange(callback),
       onDidAddSelection: (callback) => this.onDidAddSelection(callback),
@@ -130,7 +131,7 @@ export class TextEditor extends AtomCommands {
 
   // Who wrote what, undo by choice: the change log, authorship, selective revert (core/collab/authorship.ts)
 
-  /** Undoes this editor's last change; with `scope: 'everyone'`, the document's latest change, whoever made it. */
+  /** Undoes this process's latest change to the text (shared by its editors); with `scope: 'everyone'`, the document's latest change, whoever made it. */
   override undo(options: WriteOptions & { scope?: 'mine' | 'everyone' } = {}): boolean {
     return options.scope === 'everyone' ? this.undoEveryone(options) : super.undo(options)
   }

@@ -13,14 +13,24 @@ export type { CommentStrings } from './language-spec.ts'
 export type { IndentOptions } from './indentation.ts'
 export type { LanguageMode } from './mode.ts'
 
+export interface LanguageModeOptions {
+  /**
+   * Characters of not-yet-parsed text one query may parse before it answers from a local window instead
+   * (default 64 KB; see `IncrementalSyntaxTree`).
+   */
+  readonly parseBudget?: number
+}
+
 /**
  * Creates the mode of language `id` for `buffer`. It parses lazily on the first query and follows the buffer
  * through its change hook, re-parsing only what changed (local or remote edits alike) on the next query.
  */
-export function createLanguageMode(id: LanguageId, buffer: TextBuffer): LanguageMode {
+export function createLanguageMode(id: LanguageId, buffer: TextBuffer, options: LanguageModeOptions = {}): LanguageMode {
   if (!isLanguageId(id)) throw new TypeError(`language must be one of ${LANGUAGE_IDS.join(', ')}; got ${String(id)}`)
+  const budget = options.parseBudget
+  if (budget !== undefined && !(typeof budget === 'number' && budget >= 0)) throw new TypeError(`parseBudget must be a non-negative number; got ${String(budget)}`)
   const spec = languageSpec(id)
-  return spec ? new TreeLanguageMode(spec, buffer) : new PlainTextMode(buffer)
+  return spec ? new TreeLanguageMode(spec, buffer, { budget }) : new PlainTextMode(buffer)
 }
 
 /** Plain text: one scope everywhere, no comments, and each new line keeps the previous line's indentation. */
@@ -83,6 +93,18 @@ class PlainTextMode implements LanguageMode {
   }
 
   syntaxTreeUpTo(_offset: number): null {
+    return null
+  }
+
+  advanceParse(_goal: number, _shouldStop: () => boolean): boolean {
+    return true
+  }
+
+  parsedUpTo(): number {
+    return this.buffer.getLength()
+  }
+
+  syntaxTreeSoFar(): null {
     return null
   }
 

@@ -63,6 +63,11 @@ export interface LanguageSpec {
   readonly indent: IndentRules | null
   /** Folds by indentation rather than by syntax (Atom's TextMate-only grammars: Markdown). */
   readonly foldsByIndentation?: boolean
+  /**
+   * A line that begins a top-level statement when it matches at column 0 (`function`, `class`, `def`): where
+   * a query far below what is parsed may start a local parse. None: such queries parse from the top.
+   */
+  readonly resumeLine?: RegExp
   /** The comment delimiters for a line whose first non-blank character is in `node`. */
   commentStrings(node: SyntaxNode, reader: SourceReader): CommentStrings
   /** The language of a tree mounted under `host` (a script element, a fenced code block). */

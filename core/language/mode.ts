@@ -40,6 +40,17 @@ export interface LanguageMode {
    * it shows, a query at the top of a large file), or null for plain text.
    */
   syntaxTreeUpTo(offset: number): Tree | null
+  /**
+   * Drives this mode's own full parse towards `goal` (a character offset; Infinity: the end) one step at a
+   * time, asking `shouldStop` every few parser steps (a caller's deadline), and returns whether the tree now
+   * reaches `goal`. An unfinished step goes on at the next call. A page calls it in idle slices, so that its
+   * highlighting, the folds and the queries all read one tree and none of them parses the whole text at once.
+   */
+  advanceParse(goal: number, shouldStop: () => boolean): boolean
+  /** How far (a character offset) the full tree is right for the current text; the text's length when complete. */
+  parsedUpTo(): number
+  /** The full tree as far as it is parsed, without parsing (null for plain text or before the first parse). */
+  syntaxTreeSoFar(): { readonly tree: Tree; readonly upTo: number } | null
   /** Folds that follow the syntax, or null where folds follow indentation (plain text, Markdown). */
   getSyntaxFolds(): SyntaxFolds | null
   destroy(): void

@@ -8,14 +8,18 @@ import type { LanguageMode } from './mode.ts'
 import type { LanguageId } from './registry.ts'
 import { ScopeDescriptor } from './scope-descriptor.ts'
 import { resolveOffset, type ResolvedPosition } from './scopes.ts'
-import { IncrementalSyntaxTree } from './syntax-tree.ts'
+import { IncrementalSyntaxTree, type SyntaxTreeOptions } from './syntax-tree.ts'
 import { SyntaxFolds } from './syntax-folds.ts'
 
 /** Atom's test for a comment scope (`TokenizedLine#isComment`). */
 const COMMENT_SCOPE = /(\b|_)comment(\b|_)/
 const NON_WHITESPACE = /\S/
 
-/** A language mode backed by an incrementally parsed Lezer tree. */
+/**
+ * A language mode backed by an incrementally parsed Lezer tree. Its queries (scopes, comments, indentation)
+ * read `IncrementalSyntaxTree.treeAt`: the full tree near the top of a file or once the parse has got there,
+ * a window's approximate tree further down until then, so that no query parses more than the work budget.
+ */
 export class TreeLanguageMode implements LanguageMode {
   readonly id: LanguageId
   readonly rootScope: string
@@ -27,10 +31,11 @@ export class TreeLanguageMode implements LanguageMode {
   constructor(
     private readonly spec: LanguageSpec,
     private readonly buffer: TextBuffer,
+    options: Pick<SyntaxTreeOptions, 'budget'> = {},
   ) {
     this.id = spec.id
     this.rootScope = spec.rootScope
-    this.syntax = new IncrementalSyntaxTree(buffer, spec.parser)
+    this.syntax = new IncrementalSyntaxTree(buffer, spec.parser, { budget: options.budget, resumeLine: spec.resumeLine })
     this.reader = { text: (from, to) => buffer.getTextBetweenOffsets(from, to) }
     this.indentSource = {
       lineForRow: (row) => buffer.lineForRow(row) ?? '',
@@ -47,6 +52,18 @@ export class TreeLanguageMode implements LanguageMode {
 
   syntaxTreeUpTo(offset: number): Tree {
     return this.syntax.treeUpTo(offset)
+  }
+
+  advanceParse(goal: number, shouldStop: () => boolean): boolean {
+    return this.syntax.advance(goal, shouldStop)
+  }
+
+  parsedUpTo(): number {
+    return this.syntax.progress()?.upTo ?? 0
+  }
+
+  syntaxTreeSoFar(): { readonly tree: Tree; readonly upTo: number } | null {
+    return this.syntax.progress()
   }
 
   getSyntaxFolds(): SyntaxFolds | null {
@@ -107,7 +124,7 @@ export class TreeLanguageMode implements LanguageMode {
     const point = this.buffer.clipPosition(position)
     const lineLength = this.buffer.lineLengthForRow(point.row)
     const offset = this.buffer.characterIndexForPosition(point)
-    const tree = this.syntax.treeUpTo(offset + 1)
+    const tree = this.syntax.treeAt(offset + 1)
     if (lineLength === 0) return resolveOffset(this.spec, tree, this.reader, offset, 0)
     return resolveOffset(this.spec, tree, this.reader, point.column >= lineLength ? offset - 1 : offset, 1)
   }
@@ -117,7 +134,7 @@ export class TreeLanguageMode implements LanguageMode {
     const line = this.buffer.lineForRow(row) ?? ''
     const rowStart = this.buffer.characterIndexForPosition([row, 0])
     const first = line.search(NON_WHITESPACE)
-    const tree = this.syntax.treeUpTo(rowStart + line.length)
+    const tree = this.syntax.treeAt(rowStart + line.length)
     if (first === -1) return resolveOffset(this.spec, tree, this.reader, rowStart, line.length === 0 ? 0 : 1)
     return resolveOffset(this.spec, tree, this.reader, rowStart + first, 1)
   }
@@ -134,7 +151,7 @@ export class TreeLanguageMode implements LanguageMode {
     const rowStart = this.buffer.characterIndexForPosition([row, 0])
     const rowEnd = rowStart + line.length
     const blanks: [number, number][] = []
-    this.syntax.treeUpTo(rowEnd).iterate({
+    this.syntax.treeAt(rowEnd).iterate({
       from: rowStart,
       to: rowEnd,
       enter: (node) => {

@@ -3,7 +3,14 @@ import * as Y from 'yjs'
 import { TextBuffer } from '../../core/buffer/text-buffer.ts'
 import type { ChangeSet } from '../../core/buffer/change-set.ts'
 import {
+  IdReverter,
+  clientRunsFrom,
   clockBefore,
+  deletedContentKept,
+  diffSince,
+  keepDeleted,
+  releaseDeleted,
+  visibleClientRuns,
   forEachDeletedRange,
   forEachItemOfClient,
   forEachNewClockRange,
@@ -137,6 +144,43 @@ describe(`Yjs internals Cotext relies on (${process.env.COTEXT_YJS ?? 'newest in
       }
       expect(sets.length).toBeGreaterThan(0)
     }
+  })
+
+  it('keeps deleted text for a revert, reverts chosen IDs, lets the text go, and diffs against an earlier state', () => {
+    const doc = new Y.Doc()
+    const text = doc.getText('text')
+    text.insert(0, 'hello world')
+    const client = doc.clientID
+    const earlier = new Y.Doc()
+    Y.applyUpdate(earlier, Y.encodeStateAsUpdate(doc))
+    const world = [{ client, clock: 5, length: 6 }]
+    // The change log keeps a deletion's text while Yjs has not collected it yet: on afterTransaction.
+    let kept: ReturnType<typeof keepDeleted> | null = null
+    const keep = () => (kept = keepDeleted(text, world))
+    doc.on('afterTransaction', keep)
+    text.delete(5, 6)
+    doc.off('afterTransaction', keep)
+    expect(kept).toEqual({ kept: world, chars: 6 })
+    expect(deletedContentKept(text, world)).toBe(true)
+    const peer = new Y.Doc()
+    Y.applyUpdate(peer, Y.encodeStateAsUpdate(doc))
+    peer.getText('text').insert(0, 'P')
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(peer, Y.encodeStateVector(doc)))
+    text.insert(0, 'X')
+    expect(text.toString()).toBe('XPhello')
+    expect(visibleClientRuns(text)).toEqual([{ client, length: 1 }, { client: peer.clientID, length: 1 }, { client, length: 5 }])
+    expect(clientRunsFrom(text, { client, clock: 1 } as Y.ID, 3)).toEqual([{ client, length: 3 }])
+    expect(diffSince(text, earlier)).toEqual({
+      inserted: [{ from: 0, to: 1, client }, { from: 1, to: 2, client: peer.clientID }],
+      deleted: [{ at: 7, text: ' world', client }],
+    })
+    // Revert the X and the deletion of ' world': the peer's P stays.
+    const reverter = new IdReverter(text)
+    expect(reverter.revert([{ client, clock: 11, length: 1 }], world)).toBe(true)
+    expect(text.toString()).toBe('Phello world')
+    releaseDeleted(text, world)
+    expect(deletedContentKept(text, world)).toBe(false)
+    reverter.destroy()
   })
 
   it('keeps an editor’s undo, redo and checkpoints working', () => {

@@ -15,18 +15,19 @@ function readByChunks(input: BufferInput): string[] {
 }
 
 describe('BufferInput', () => {
-  it('serves one line with its ending per chunk', () => {
-    const input = new BufferInput(new TextBuffer({ text: 'ab\r\ncd\ref\n\ng' }))
+  it('serves a block of text per chunk, line endings included', () => {
+    const input = new BufferInput(new TextBuffer({ text: 'ab\r\ncd\ref\n\ng' }), 4)
     expect(input.length).toBe(12)
-    expect(readByChunks(input)).toEqual(['ab\r\n', 'cd\r', 'ef\n', '\n', 'g'])
+    expect(readByChunks(input)).toEqual(['ab\r\n', 'cd\re', 'f\n\ng'])
+    expect(readByChunks(new BufferInput(new TextBuffer({ text: 'ab\r\ncd\ref\n\ng' })))).toEqual(['ab\r\ncd\ref\n\ng'])
   })
 
   it('serves chunks from any offset, including the middle of a CRLF', () => {
-    const input = new BufferInput(new TextBuffer({ text: 'ab\r\ncd\ref' }))
-    expect(input.chunk(3)).toBe('\n')
-    expect(input.chunk(1)).toBe('b\r\n')
+    const input = new BufferInput(new TextBuffer({ text: 'ab\r\ncd\ref' }), 4)
+    expect(input.chunk(3)).toBe('\ncd\r')
+    expect(input.chunk(5)).toBe('d\r')
+    expect(input.chunk(1)).toBe('b\r\nc')
     expect(input.chunk(7)).toBe('ef')
-    expect(input.chunk(4)).toBe('cd\r')
     expect(input.chunk(9)).toBe('')
     expect(input.chunk(-1)).toBe('')
   })
@@ -47,7 +48,7 @@ describe('BufferInput', () => {
     for (const seed of fuzzSeeds(5)) {
       const random = new Random(seed)
       const text = random.string(200, ['a', 'b', '\n', '\r\n', '\r', ' ', 'é', '😀'])
-      const input = new BufferInput(new TextBuffer({ text }))
+      const input = new BufferInput(new TextBuffer({ text }), 1 + random.int(16))
       expect(readByChunks(input).join(''), `seed ${seed}`).toBe(text)
       for (let i = 0; i < 50; i++) {
         const offset = random.int(text.length)

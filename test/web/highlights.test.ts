@@ -71,7 +71,32 @@ describe('RowHighlighter', () => {
     await untilComplete(rows)
     expect(painted(editor, rows, 'tok-number').slice(last - 1, last)).toEqual(['  return [42] + a // c'])
     rows.dispose()
-  })
+  }, 30_000)
+
+  it("drives the language mode's own parse: folds and queries read the tree the highlighting built", async () => {
+    const unit = 'function f(a) {\n  return "s" + a // c\n}\n'
+    const editor = new TextEditor({ text: unit.repeat(3_000), language: 'javascript' })
+    const mode = editor.getLanguageMode()
+    const rows = await highlighter(editor)
+    rows.spansForScreenRows(0, [editor.lineTextForScreenRow(0)])
+    expect(mode.parsedUpTo()).toBeGreaterThan(0)
+    expect(mode.parsedUpTo()).toBeLessThan(editor.getBuffer().getLength())
+    await untilComplete(rows)
+    expect(mode.parsedUpTo()).toBe(editor.getBuffer().getLength())
+    const tree = mode.syntaxTreeSoFar()!.tree
+    // Fold toggles, scopes and the whole tree come from that tree: no parse of their own.
+    expect(editor.isFoldableAtBufferRow(2_400)).toBe(true)
+    expect(editor.scopeDescriptorForBufferPosition([2_401, 10]).getScopesArray()).toContain('string.quoted.double.js')
+    expect(mode.getSyntaxTree()).toBe(tree)
+    expect(mode.syntaxTreeSoFar()!.tree).toBe(tree)
+    // An edit cuts it where it touched; the next slices re-parse around the edit only.
+    editor.setTextInBufferRange([[4_000, 9], [4_000, 12]], '42')
+    expect(mode.parsedUpTo()).toBe(editor.getBuffer().characterIndexForPosition([4_000, 9]))
+    expect(rows.isComplete()).toBe(false)
+    await untilComplete(rows)
+    expect(mode.syntaxTreeSoFar()!.tree.resolveInner(editor.getBuffer().characterIndexForPosition([4_000, 10]), 1).name).toBe('Number')
+    rows.dispose()
+  }, 30_000)
 
   it('keeps buffer columns on rows shown as they are', async () => {
     const editor = new TextEditor({ text: 'const s = "x" // note', language: 'javascript' })

@@ -23,8 +23,9 @@ export class Gutter {
     readonly element: HTMLElement,
     private lineHeight: number,
     /**
-     * Whether fold toggles may be asked for now: in a big document the language mode's folds need a
-     * whole parse, which must not hold up the first screen (the view says when its own is done).
+     * Whether fold toggles may be asked for now: syntax folds read the language mode's whole tree, which
+     * in a big document the page's progressive parse builds in slices (the view says when it is done);
+     * asking before would parse the rest of the document in one task.
      */
     private readonly foldsReady: () => boolean = () => true,
   ) {}

@@ -155,5 +155,7 @@ export const css: LanguageSpec = {
   scopes: table as ScopeTable,
   opaque: new Set(['StringLiteral', 'Comment']),
   indent: bracketIndentRules,
+  // A rule's selector or an at-rule, at column 0.
+  resumeLine: /^[A-Za-z.#@*:[]/,
   commentStrings: () => ({ commentStartString: '/*', commentEndString: '*/' }),
 }

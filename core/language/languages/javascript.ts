@@ -27,6 +27,9 @@ function javascriptCommentStrings(node: SyntaxNode): CommentStrings {
   return LINE_COMMENT
 }
 
+/** A line starting a top-level declaration or a comment (the usual openers of a top-level statement). */
+const JAVASCRIPT_STATEMENT = /^(?:export\s|import[\s{*]|(?:async\s+)?function[\s*]|class\s|const\s|let\s|var\s|interface\s|type\s|enum\s|declare\s|\/\/|\/\*)/
+
 function javascriptFamily(id: 'javascript' | 'typescript' | 'jsx' | 'tsx', dialect: string, rootScope: string, suffix: string): LanguageSpec {
   return {
     id,
@@ -37,6 +40,7 @@ function javascriptFamily(id: 'javascript' | 'typescript' | 'jsx' | 'tsx', diale
     fallbackScopes: (node) => scopeFromHighlightTags(node, suffix),
     opaque: new Set(['String', 'TemplateString', 'RegExp', 'LineComment', 'BlockComment', 'JSXAttributeValue', 'JSXText']),
     indent: javascriptIndentRules,
+    resumeLine: JAVASCRIPT_STATEMENT,
     commentStrings: javascriptCommentStrings,
   }
 }

@@ -198,5 +198,7 @@ export const python: LanguageSpec = {
   fallbackScopes: (node) => scopeFromHighlightTags(node, '.python'),
   opaque: new Set(['String', 'FormatString', 'Comment']),
   indent: pythonIndentRules,
+  // A top-level definition, decorator, import or comment.
+  resumeLine: /^(?:(?:async\s+)?def\s|class\s|@|import\s|from\s|#)/,
   commentStrings: () => ({ commentStartString: '# ' }),
 }
