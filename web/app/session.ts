@@ -47,6 +47,7 @@ export class Session {
   private readonly refusalListeners = new Set<(refusal: Refusal) => void>()
   private readonly writableKey: string
   private readonly storage: Storage | null
+  private destroyed = false
 
   constructor(private readonly options: SessionOptions) {
     this.doc = new Y.Doc()
@@ -65,7 +66,11 @@ export class Session {
         this.provider.off('sync', onSync)
         if (!options.readOnly && this.refusal === null) {
           this.remember(linkId)
-          if (this.persistence === null) void this.openPersistence()
+          // After the frame that shows the text: y-indexeddb's first write encodes the whole doc (half a
+          // second for 5 MB), which would otherwise hold back the first screen of a big room.
+          if (this.persistence === null) afterNextFrame(options.win, () => {
+            if (this.persistence === null && this.refusal === null && !this.destroyed) void this.openPersistence()
+          })
         }
         resolve()
       }
@@ -90,6 +95,7 @@ export class Session {
   }
 
   destroy(): void {
+    this.destroyed = true
     this.connection.dispose()
     this.provider.destroy()
     this.awareness.destroy()
@@ -124,6 +130,25 @@ export class Session {
     void persistence?.destroy()
     for (const listener of this.refusalListeners) listener(this.refusal)
   }
+}
+
+/**
+ * Runs `then` once, in a task after the next frame is painted (a message posted from requestAnimationFrame),
+ * or after a second if no frame comes first (a hidden tab paints none).
+ */
+function afterNextFrame(win: Window, then: () => void): void {
+  let done = false
+  const once = (): void => {
+    if (done) return
+    done = true
+    then()
+  }
+  win.setTimeout(once, 1000)
+  win.requestAnimationFrame(() => {
+    const channel = new MessageChannel()
+    channel.port1.onmessage = once
+    channel.port2.postMessage(0)
+  })
 }
 
 /** A sentence saying what the server refused and why, from its close code (README: close codes). */
