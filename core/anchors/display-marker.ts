@@ -88,6 +88,12 @@ export class DisplayMarker {
   tailSlot = -1
   tailed: boolean
   valid = true
+  /**
+   * Internal, peers' markers: an end the peer published bound to the character after it (a Yjs relative
+   * position with `assoc >= 0`, as y-codemirror.next publishes) moves with text inserted at it.
+   */
+  headFollows = false
+  tailFollows = false
   private destroyed = false
   private readonly exclusive: boolean | undefined
   readonly invalidate: InvalidationStrategy

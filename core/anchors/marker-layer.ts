@@ -18,7 +18,8 @@ import { mapOffset } from './offset-mapping.ts'
  */
 export interface PositionTracker {
   /** A new position; its entry. */
-  track(offset: number, mode?: MapMode): number
+  /** `assoc` 1: text inserted at the position pushes it (bound to the character after it). */
+  track(offset: number, mode?: MapMode, assoc?: -1 | 1): number
   untrack(entry: number): void
   offset(entry: number): number
   /** Moves a position (it is no longer lost). */
@@ -154,8 +155,8 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
 
   // PositionTracker: the peers' positions, in the same index
 
-  track(offset: number, mode?: MapMode): number {
-    const entry = this.anchors.add(this.clampOffset(offset), -1, mode)
+  track(offset: number, mode?: MapMode, assoc: -1 | 1 = -1): number {
+    const entry = this.anchors.add(this.clampOffset(offset), assoc, mode)
     this.owners[entry] = mode === undefined ? null : MAPPED
     return entry
   }
@@ -292,6 +293,12 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
     const lo = Math.min(head, tail)
     const hi = Math.max(head, tail)
     const isInsertion = oldLength === 0
+    if (isInsertion && marker.remote && (marker.headFollows || marker.tailFollows)) {
+      // A peer's end bound to the character after it moves with text inserted at it, as Yjs resolves it.
+      this.mappedHead = mapOffset(head, start, 0, newLength, marker.headFollows)
+      this.mappedTail = marker.tailed ? mapOffset(tail, start, 0, newLength, marker.tailFollows) : this.mappedHead
+      return
+    }
     // Another user's typing never pushes a position it reaches: each user's cursor stays after
     // their own text, and remote markers agree with their owner's published (left-bound) position.
     const leftBound = marker.remote || !this.changeLocal

@@ -198,13 +198,20 @@ export class Peer {
     const positions = this.host.positions
     const clampedHead = clamp(head, buffer)
     const clampedAnchor = clamp(anchor, buffer)
+    const headFollows = (target.collapsed ? target.anchor : target.head).assoc >= 0
+    const anchorFollows = target.anchor.assoc >= 0
     const entry = this.entries[slot]!
     if (entry >= 0) {
-      positions.set(entry, clampedHead, clampedAnchor)
-      this.liveAt(slot)?.marker.setOffsets(clampedHead, clampedAnchor)
+      positions.set(entry, clampedHead, clampedAnchor, headFollows, anchorFollows)
+      const live = this.liveAt(slot)
+      if (live !== undefined) {
+        live.marker.headFollows = headFollows
+        live.marker.tailFollows = anchorFollows
+        live.marker.setOffsets(clampedHead, clampedAnchor)
+      }
       return
     }
-    this.entries[slot] = positions.add(clampedHead, clampedAnchor)
+    this.entries[slot] = positions.add(clampedHead, clampedAnchor, headFollows, anchorFollows)
     if (this.emitter?.hasListeners('did-add-selection')) {
       const selection = this.selectionAt(slot)
       this.guard(() => this.emitter?.emit('did-add-selection', selection))
@@ -233,6 +240,8 @@ export class Peer {
     const entry = this.entries[slot]!
     const positions = this.host.positions
     const marker = this.host.markRemoteOffsets(positions.head(entry), positions.tail(entry))
+    marker.headFollows = positions.headFollows(entry)
+    marker.tailFollows = positions.tailFollows(entry)
     const selection = new Selection(this.host.context, this.selectionHost ??= this.makeSelectionHost(), marker)
     ;(this.live ??= new Map()).set(slot, new WeakRef(selection))
     // (Its marker is reachable through `Cursor#getMarker`: if someone destroys it, the slot has no

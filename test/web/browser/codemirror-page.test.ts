@@ -46,13 +46,14 @@ describe('the CodeMirror benchmark page', () => {
     const keyword = page.locator('.cm-line span', { hasText: /^const$/ })
     expect(await keyword.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(119, 0, 136)')
 
-    // CodeMirror types; our page shows the text, and Bob's cursor where he moves it. (Not at the very end:
-    // y-codemirror.next publishes that as the end of the text, which our page does not move with text
-    // typed after it; docs/web.md "Against CodeMirror".)
+    // CodeMirror types; our page shows the text, and Bob's cursor after it: y-codemirror.next publishes the
+    // very end as the end of the text (bound to what follows) and does not publish it again as he types,
+    // so our page must move it with his text. Then where he moves it.
     await page.locator('.cm-content').click()
     await page.keyboard.press('End')
     await page.keyboard.type(' // typed in CodeMirror')
     await waitForText(cotext.page, 'const answer = 42 // typed in CodeMirror')
+    await expect.poll(() => cotext.page.locator('[data-testid=remote-cursor][data-peer-name=Bob]').getAttribute('data-column')).toBe('40')
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft')
     await expect.poll(() => cotext.page.locator('[data-testid=remote-cursor][data-peer-name=Bob]').getAttribute('data-column')).toBe('37')
     expect(await textOf(cotext.page)).toBe(await codemirrorText())
