@@ -86,6 +86,11 @@ export class AnchorIndex {
     this.insert(id, offset)
   }
 
+  /** The entry's association: -1 stays before text inserted at it, 1 goes after it. */
+  assoc(id: number): -1 | 1 {
+    return this.assocs[id]! < 0 ? -1 : 1
+  }
+
   /** Whether a deletion removed the entry, as its mode says (it still has a position). */
   isLost(id: number): boolean {
     return this.lost[id] === true

@@ -24,6 +24,8 @@ export interface PositionTracker {
   offset(entry: number): number
   /** Moves a position (it is no longer lost). */
   move(entry: number, offset: number): void
+  /** The association it was tracked with. */
+  assoc(entry: number): -1 | 1
   /** Whether a deletion removed the position, as its mode says. */
   isLost(entry: number): boolean
 }
@@ -175,6 +177,10 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
 
   isLost(entry: number): boolean {
     return this.anchors.isLost(entry)
+  }
+
+  assoc(entry: number): -1 | 1 {
+    return this.anchors.assoc(entry)
   }
 
   private add(headOffset: number, tailOffset: number, options: MarkerOptions): DisplayMarker {

@@ -12,8 +12,6 @@ import type { PositionTracker } from '../anchors/marker-layer.ts'
 export class RemotePositions {
   /** The tracker's entries: head at 2n, tail at 2n + 1; -1 for a free pair. */
   private entries: number[] = []
-  /** Per entry slot (as `entries`): whether it follows text inserted at it. */
-  private follows: boolean[] = []
   private free: number[] = []
 
   constructor(private readonly tracker: PositionTracker) {}
@@ -28,16 +26,15 @@ export class RemotePositions {
 
   private place(slot: number, offset: number, follows: boolean): void {
     this.entries[slot] = this.tracker.track(offset, undefined, follows ? 1 : -1)
-    this.follows[slot] = follows
   }
 
   /** Whether the pair's head (or tail) follows text inserted at it. */
   headFollows(pair: number): boolean {
-    return this.follows[2 * pair] === true
+    return this.tracker.assoc(this.entries[2 * pair]!) > 0
   }
 
   tailFollows(pair: number): boolean {
-    return this.follows[2 * pair + 1] === true
+    return this.tracker.assoc(this.entries[2 * pair + 1]!) > 0
   }
 
   remove(pair: number): void {
@@ -53,7 +50,7 @@ export class RemotePositions {
   }
 
   private moveEnd(slot: number, offset: number, follows: boolean): void {
-    if (this.follows[slot] === follows) return this.tracker.move(this.entries[slot]!, offset)
+    if ((this.tracker.assoc(this.entries[slot]!) > 0) === follows) return this.tracker.move(this.entries[slot]!, offset)
     // The entry's association is fixed: a position published the other way gets a new entry.
     this.tracker.untrack(this.entries[slot]!)
     this.place(slot, offset, follows)
@@ -71,7 +68,6 @@ export class RemotePositions {
   clear(): void {
     for (let pair = 0; 2 * pair < this.entries.length; pair++) if (this.entries[2 * pair]! >= 0) this.remove(pair)
     this.entries = []
-    this.follows = []
     this.free = []
   }
 }
