@@ -110,7 +110,7 @@ export class UndoHistory {
     return top !== undefined && top.meta.has(MADE_BY) && top.meta.get(MADE_BY) !== member.origin
   }
 
-  /** The meta of the latest step (to record the selections after it). */
+  /** The latest undo step (whose meta records the selections after it). */
   top(): StackItem | undefined {
     return this.undoManager.undoStack[this.undoManager.undoStack.length - 1]
   }
