@@ -54,6 +54,8 @@ export interface Config {
   fanoutWindowMs: number
   /** A sync answer larger than this goes out in slices of this size (0: whole). */
   answerSliceBytes: number
+  /** A document of this size or more has its large sync answers encoded off the event loop (0: never). */
+  answerWorkerBytes: number
   /** Cluster mode: rooms on this Redis's streams (requires databaseUrl). */
   redisUrl: string | null
   /** Rooms stored in this PostgreSQL instead of LevelDB. */
@@ -186,6 +188,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'maxPendingItems', flag: 'max-pending-items', env: 'MAX_PENDING_ITEMS', fallback: '2000', help: 'structs plus deleted ranges a room holds waiting for missing dependencies; past it the sender is closed with 4413', parse: integer(10, 100_000_000) },
   { key: 'fanoutWindowMs', flag: 'fanout-window-ms', env: 'FANOUT_WINDOW_MS', fallback: '20', help: 'in a busy room, relays (updates, cursor moves) that follow one another within this many ms go to each client as one frame; the window grows with the room up to this, a calm room waits for nothing; 0 = every relay at once', parse: integer(0, 1000) },
   { key: 'answerSliceBytes', flag: 'answer-slice-bytes', env: 'ANSWER_SLICE_BYTES', fallback: String(256 * 1024), help: 'a sync answer larger than this (a big document for a new client) goes out in slices of this size, a few at a time per connection and round-robin among joiners, so a join storm leaves the server free for other rooms; 0 = whole', parse: integer(0, 2 ** 31 - 1) },
+  { key: 'answerWorkerBytes', flag: 'answer-worker-bytes', env: 'ANSWER_WORKER_BYTES', fallback: String(1024 * 1024), help: 'a room whose document reaches this size has its large sync answers encoded in a thread of their own, so that joiners of a big document never hold other rooms up; 0 = on the event loop', parse: integer(0, 2 ** 31 - 1) },
   { key: 'maxApplyMs', flag: 'max-apply-ms', env: 'MAX_APPLY_MS', fallback: '2000', help: 'ms of applying one client address\'s messages may take at once (100 ms earned back each second); past it the sender is closed with 4413', parse: integer(1, 3_600_000) },
   { key: 'serveSourceMaps', flag: 'serve-source-maps', env: 'SERVE_SOURCE_MAPS', fallback: 'false', help: 'serve the web page\'s .map files (true | false)', parse: boolean },
   { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', fallback: null, help: 'cluster mode: redis://host:port whose streams carry every room between server processes (needs DATABASE_URL)', parse: text },

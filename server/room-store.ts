@@ -64,9 +64,10 @@ export class RoomStore implements RecoverableRoom {
   /**
    * Applies the stored updates to the document with `origin`, yielding to other work between
    * slices. An update that fails to apply is set aside (kept, out of the room's log), logged
-   * and counted; the rest load. Rejects only when the store cannot be read.
+   * and counted; the rest load. Resolves with the updates that applied, in order (the room's
+   * state, as stored bytes); rejects only when the store cannot be read.
    */
-  async load(origin: unknown, isDestroyed: () => boolean): Promise<void> {
+  async load(origin: unknown, isDestroyed: () => boolean): Promise<Uint8Array[]> {
     const { logger, metrics } = this.options
     let records: StoredUpdate[]
     for (;;) {
@@ -80,10 +81,12 @@ export class RoomStore implements RecoverableRoom {
       }
     }
     let sliceStart = performance.now()
+    const applied: Uint8Array[] = []
     for (const record of records) {
-      if (isDestroyed()) return
+      if (isDestroyed()) return []
       try {
         Y.applyUpdate(this.doc, record.update, origin)
+        applied.push(record.update)
       } catch (error) {
         const cause = `${(error as Error).name}: ${(error as Error).message}`
         metrics.badStoredUpdates += 1
@@ -98,6 +101,7 @@ export class RoomStore implements RecoverableRoom {
     this.loaded = true
     this.updatesSinceCompaction = records.length
     if (records.length > this.options.compactAfter) void this.compact()
+    return applied
   }
 
   /** `update` is applied to the document; `release` relays it once it is stored. */

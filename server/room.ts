@@ -11,11 +11,11 @@ import {
   encodeAwareness,
   encodeAwarenessEntries,
   encodeSyncStep1,
-  encodeSyncStep2,
 } from './protocol.ts'
 import { RoomStore } from './room-store.ts'
 import { RoomFanout, awarenessEntries } from './fanout.ts'
-import { SyncAnswers } from './sync-answers.ts'
+import { AnswerSource } from './answer-source.ts'
+import type { AnswerEncoder } from './answer-encoder.ts'
 import type { SlicedSender } from './sliced-send.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
@@ -38,6 +38,8 @@ export interface RoomContext {
   history?: HistorySettings
   /** Sends large sync answers in slices, round-robin over every room's joiners. */
   answers: SlicedSender
+  /** Encodes a large document's sync answers off the event loop (answer-encoder.ts). */
+  encoder: AnswerEncoder
 }
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] }
@@ -63,7 +65,7 @@ export class Room {
   private pending: Array<{ connection: Connection; frame: Uint8Array }> = []
   private readonly store: RoomStore
   private readonly fanout: RoomFanout
-  private readonly answers = new SyncAnswers()
+  private readonly answers: AnswerSource
   private readonly logger: Logger
   private state: 'loading' | 'ready' | 'failed' | 'destroyed' = 'loading'
   private unfollow: (() => void) | null = null
@@ -95,6 +97,7 @@ export class Room {
     this.awareness.setLocalState(null)
     this.awareness.on('update', this.onAwarenessUpdate)
     this.history = context.history === undefined ? null : new RoomHistory(name, this.doc, context.history, this.logger)
+    this.answers = new AnswerSource(this.doc, context.encoder, this.logger)
     this.loaded = this.load()
   }
 
@@ -164,6 +167,7 @@ export class Room {
     this.doc.off('update', this.onUpdate)
     this.awareness.off('update', this.onAwarenessUpdate)
     this.fanout.dispose()
+    this.answers.dispose()
     this.awareness.destroy()
     this.doc.destroy()
     this.connections.clear()
@@ -173,8 +177,9 @@ export class Room {
     const { metrics } = this.context
     try {
       await this.history?.prepareLoad()
-      await this.store.load(LOAD_ORIGIN, () => this.state === 'destroyed')
+      const stored = await this.store.load(LOAD_ORIGIN, () => this.state === 'destroyed')
       if (this.state === 'destroyed') return false
+      this.answers.loaded(stored)
     } catch (error) {
       this.state = 'failed'
       metrics.storageErrors += 1
@@ -220,9 +225,14 @@ export class Room {
         case 'sync-step-1': {
           // Holds what the room has applied; it leaves once all of that is stored.
           // Shared with every joiner that asks with the same state vector while the document is unchanged.
-          const answer = this.answers.get(message.stateVector, () => encodeSyncStep2(this.doc, message.stateVector))
+          const answer = this.answers.answer(message.stateVector)
           // In slices if it is large (a big document for a new client), so that a join storm stalls nothing.
-          this.store.after(() => this.context.answers.send(connection, answer))
+          if (answer instanceof Uint8Array) this.store.after(() => this.context.answers.send(connection, answer))
+          else {
+            // Encoded off the event loop: what the joiner is sent meanwhile goes after it.
+            this.context.answers.reserve(connection)
+            void answer.then((encoded) => this.store.after(() => this.context.answers.fill(connection, encoded)))
+          }
           break
         }
         case 'sync-step-2':
@@ -308,7 +318,7 @@ export class Room {
 
   private readonly onUpdate = (update: Uint8Array, origin: unknown): void => {
     if (origin === LOAD_ORIGIN) return
-    this.answers.invalidate()
+    this.answers.updated(update)
     // Another process's update, read from the room's stream: stored already, so relayed at once.
     if (origin === REMOTE_ORIGIN) this.fanout.relayUpdate(update, null)
     else this.store.commit(update, () => this.fanout.relayUpdate(update, this.senderOf(origin)))

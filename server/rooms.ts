@@ -8,6 +8,7 @@ import type { HistorySettings } from './room-history.ts'
 import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
 import { DEFAULT_ANSWER_SLICE_BYTES, SlicedSender } from './sliced-send.ts'
+import { AnswerEncoder, DEFAULT_ANSWER_WORKER_BYTES } from './answer-encoder.ts'
 
 /** See RoomFanout: a few to tens of milliseconds bound each client's frames a second in a busy room. */
 export const DEFAULT_FANOUT_WINDOW_MS = 20
@@ -31,6 +32,8 @@ export interface RoomRegistryOptions {
   answerSliceBytes?: number
   /** Bytes that may wait behind a connection's sliced answer before it is cut (default 4 MiB, as MAX_BUFFERED_BYTES). */
   maxBufferedBytes?: number
+  /** A room's document of this size or more has its large sync answers encoded off the event loop (default 1 MiB; 0: never); see AnswerEncoder. */
+  answerWorkerBytes?: number
 }
 
 /**
@@ -51,7 +54,8 @@ export class RoomRegistry {
       metrics: options.metrics,
       logger: options.logger,
     })
-    this.context = { ...options, storeBeforeRelay: options.storeBeforeRelay ?? true, fanoutWindowMs: options.fanoutWindowMs ?? DEFAULT_FANOUT_WINDOW_MS, answers }
+    const encoder = new AnswerEncoder({ minBytes: options.answerWorkerBytes ?? DEFAULT_ANSWER_WORKER_BYTES, logger: options.logger })
+    this.context = { ...options, storeBeforeRelay: options.storeBeforeRelay ?? true, fanoutWindowMs: options.fanoutWindowMs ?? DEFAULT_FANOUT_WINDOW_MS, answers, encoder }
     this.logger = options.logger
     options.writer.rooms = () => [...this.rooms.values()].map((room) => room.recoverable)
     options.writer.onUnhealthy = () => {
@@ -137,6 +141,7 @@ export class RoomRegistry {
     await Promise.all(rooms.map((room) => room.whenStored()))
     for (const room of rooms) this.forget(room)
     await Promise.all(rooms.map((room) => room.historyClosed))
+    await this.context.encoder.close()
   }
 
   private async unloadWhenStored(room: Room): Promise<void> {

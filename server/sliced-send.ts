@@ -19,10 +19,21 @@ export interface SlicedSenderOptions {
   logger: Logger
 }
 
+/**
+ * One message waiting to go out. A reserved place (`message` null) holds an answer still being encoded:
+ * what comes after it waits until it is there and sent.
+ */
+interface Queued {
+  message: Uint8Array | null
+  sliced: boolean
+  /** What it counts towards `maxHeldBytes` while it waits behind another: its length, or 0 for an answer. */
+  held: number
+}
+
 /** What waits to go out to one connection: the large message in progress first, then what was sent after it. */
 interface Outgoing {
   readonly connection: Connection
-  readonly queue: Array<{ message: Uint8Array; sliced: boolean }>
+  readonly queue: Queued[]
   /** Bytes of the head message already handed to the socket. */
   offset: number
   /** Bytes handed to the socket and not yet written by it (its write callbacks have not run). */
@@ -45,6 +56,9 @@ interface Outgoing {
  * While a connection's large message goes out, whatever else it is sent (relays, presence, another
  * answer) waits behind it, in order: nothing may come between the fragments of a message. More than
  * `maxHeldBytes` waiting means the client is not reading, and it is cut, as Connection.send cuts one.
+ * A place can be reserved for an answer still being encoded (off the event loop: answer-source.ts), so
+ * that the joiner gets its answer before whatever it is sent meanwhile, as from a server that answers
+ * at once.
  */
 export class SlicedSender {
   private ring: Outgoing[] = []
@@ -61,15 +75,30 @@ export class SlicedSender {
 
   /** Sends `message` to `connection`: in slices if it is large, else whole (behind any large one in progress). */
   send(connection: Connection, message: Uint8Array): void {
-    if (!connection.isOpen) return
-    const sliced = this.options.sliceBytes > 0 && message.length > this.options.sliceBytes
+    if (!connection.isOpen) return this.cancel(connection)
+    const sliced = this.isLarge(message)
     const outgoing = this.byConnection.get(connection)
     if (outgoing !== undefined) return this.hold(outgoing, message, sliced)
     if (!sliced) return connection.send(message)
-    const started: Outgoing = { connection, queue: [{ message, sliced: true }], offset: 0, unwritten: 0, held: 0 }
-    this.byConnection.set(connection, started)
-    this.ring.push(started)
-    connection.holder = (other) => this.hold(started, other, false)
+    this.start(connection, { message, sliced: true, held: 0 })
+    this.schedule()
+  }
+
+  /** Reserves the next place in what goes out to `connection` for a message that `fill` gives later; what is sent to it meanwhile waits behind. */
+  reserve(connection: Connection): void {
+    if (!connection.isOpen) return
+    const place: Queued = { message: null, sliced: false, held: 0 }
+    const outgoing = this.byConnection.get(connection)
+    if (outgoing !== undefined) outgoing.queue.push(place)
+    else this.start(connection, place)
+  }
+
+  /** Sends `message` in the first place reserved for it on `connection` (sends it as `send` would if none is). */
+  fill(connection: Connection, message: Uint8Array): void {
+    const place = this.byConnection.get(connection)?.queue.find((queued) => queued.message === null)
+    if (place === undefined || !connection.isOpen) return this.send(connection, message)
+    place.message = message
+    place.sliced = this.isLarge(message)
     this.schedule()
   }
 
@@ -79,8 +108,20 @@ export class SlicedSender {
     if (outgoing !== undefined) this.remove(outgoing)
   }
 
+  private isLarge(message: Uint8Array): boolean {
+    return this.options.sliceBytes > 0 && message.length > this.options.sliceBytes
+  }
+
+  private start(connection: Connection, first: Queued): void {
+    const started: Outgoing = { connection, queue: [first], offset: 0, unwritten: 0, held: 0 }
+    this.byConnection.set(connection, started)
+    this.ring.push(started)
+    connection.holder = (other) => this.hold(started, other, false)
+    this.options.metrics.answerSendsActive = this.ring.length
+  }
+
   private hold(outgoing: Outgoing, message: Uint8Array, sliced: boolean): void {
-    outgoing.queue.push({ message, sliced })
+    outgoing.queue.push({ message, sliced, held: message.length })
     outgoing.held += message.length
     const { metrics, maxHeldBytes, logger } = this.options
     if (outgoing.held <= maxHeldBytes) return
@@ -144,6 +185,8 @@ export class SlicedSender {
   private step(outgoing: Outgoing): boolean {
     const { sliceBytes, metrics } = this.options
     const head = outgoing.queue[0]!
+    // A reserved place not filled yet: its answer is still being encoded.
+    if (head.message === null) return false
     const end = head.sliced ? Math.min(head.message.length, outgoing.offset + sliceBytes) : head.message.length
     // A message held behind may be larger than the bound: it goes once the socket has written everything else.
     if (outgoing.unwritten > 0 && outgoing.unwritten + end - outgoing.offset > UNWRITTEN_SLICES * sliceBytes) return false
@@ -158,7 +201,7 @@ export class SlicedSender {
     outgoing.offset = end
     if (fin) {
       outgoing.queue.shift()
-      if (outgoing.queue.length > 0) outgoing.held -= outgoing.queue[0]!.message.length
+      if (outgoing.queue.length > 0) outgoing.held -= outgoing.queue[0]!.held
       outgoing.offset = 0
       metrics.messagesOut += 1
       metrics.bytesOut += head.message.length

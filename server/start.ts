@@ -74,6 +74,7 @@ export async function startServer(options: ServerOptions = {}): Promise<CotextSe
     storeBeforeRelay: config.storeBeforeRelay,
     fanoutWindowMs: config.fanoutWindowMs,
     answerSliceBytes: config.answerSliceBytes,
+    answerWorkerBytes: config.answerWorkerBytes,
     maxBufferedBytes: config.maxBufferedBytes,
     follower: opened.follower,
     history: config.history ? historySettings(config, opened.records) : undefined,

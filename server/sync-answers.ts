@@ -37,7 +37,8 @@ export class SyncAnswers {
   }
 }
 
-function keyOf(stateVector: Uint8Array): string {
+/** A state vector as a Map key. */
+export function keyOf(stateVector: Uint8Array): string {
   let key = ''
   for (let i = 0; i < stateVector.length; i++) key += String.fromCharCode(stateVector[i]!)
   return key
