@@ -24,7 +24,8 @@ type Waiting = { resolve: (answer: Uint8Array) => void; reject: (error: Error) =
  */
 export class AnswerEncoder {
   private worker: Worker | null = null
-  private failed = false
+  /** Set when the thread failed or the server closes: no thread is started again. */
+  private off = false
   private mirrors = 0
   private nextMirror = 1
   private nextJob = 1
@@ -34,7 +35,7 @@ export class AnswerEncoder {
 
   /** Size from which a room's document is mirrored; Infinity when the thread is off or has failed. */
   get minBytes(): number {
-    return this.options.minBytes === 0 || this.failed ? Number.POSITIVE_INFINITY : this.options.minBytes
+    return this.options.minBytes === 0 || this.off ? Number.POSITIVE_INFINITY : this.options.minBytes
   }
 
   /** A mirror of a document whose state is the merge of `seed` (applied in order), or null when there is no thread. */
@@ -52,6 +53,7 @@ export class AnswerEncoder {
   async close(): Promise<void> {
     const worker = this.worker
     this.worker = null
+    this.off = true
     this.refuseAll('the server is closing')
     if (worker !== null) await worker.terminate()
   }
@@ -88,12 +90,8 @@ export class AnswerEncoder {
       const waiting = this.jobs.get(message.job)
       if (waiting === undefined) return
       this.jobs.delete(message.job)
-      if ('answer' in message) {
-        this.options.logger.debug({ bytes: message.answer.length, ms: Math.round(message.ms) }, 'sync answer encoded in the answer thread')
-        waiting.resolve(message.answer)
-      } else {
-        waiting.reject(new Error(message.error))
-      }
+      if ('answer' in message) waiting.resolve(message.answer)
+      else waiting.reject(new Error(message.error))
       this.stopIfIdle()
     })
     worker.on('error', (error) => this.fail(worker, error))
@@ -107,7 +105,7 @@ export class AnswerEncoder {
   private fail(worker: Worker, error: Error): void {
     if (this.worker !== worker) return
     this.worker = null
-    this.failed = true
+    this.off = true
     this.options.logger.error({ err: error }, 'the answer thread failed; large sync answers are encoded on the event loop from now on')
     this.refuseAll(error.message)
     void worker.terminate()

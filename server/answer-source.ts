@@ -12,6 +12,8 @@ const KEPT_ANSWERS = 2
 /** An answer being encoded in the thread (answer null) or encoded, for one state vector, as of `version`. */
 interface Job {
   version: number
+  /** When it was asked for (performance.now()). */
+  since: number
   answer: Uint8Array | null
   waiting: Array<(answer: Uint8Array) => void>
 }
@@ -84,11 +86,14 @@ export class AnswerSource {
       if (job.answer !== null) return job.answer
       return new Promise((resolve) => job.waiting.push(resolve))
     }
-    const started: Job = { version: this.version, answer: null, waiting: [] }
+    const started: Job = { version: this.version, since: performance.now(), answer: null, waiting: [] }
     this.jobs.set(key, started)
     const answer = new Promise<Uint8Array>((resolve) => started.waiting.push(resolve))
     mirror.encode(stateVector).then(
-      (encoded) => this.settle(key, started, encoded),
+      (encoded) => {
+        this.logger.debug({ bytes: encoded.length, joiners: started.waiting.length, ms: Math.round(performance.now() - started.since) }, 'sync answer encoded in the answer thread')
+        this.settle(key, started, encoded)
+      },
       (error: Error) => {
         if (this.disposed) return
         this.logger.warn({ err: error }, 'the answer thread gave no answer; encoding it on the event loop')

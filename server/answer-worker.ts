@@ -17,7 +17,7 @@ export type ToAnswerWorker =
   | { kind: 'close'; mirror: number }
 
 /** What it posts back for each `encode`: the sync step 2 message, or why there is none. */
-export type FromAnswerWorker = { job: number; answer: Uint8Array; ms: number } | { job: number; error: string }
+export type FromAnswerWorker = { job: number; answer: Uint8Array } | { job: number; error: string }
 
 /** y-websocket's message type of a sync message and y-protocols' type of a sync step 2. */
 const MESSAGE_SYNC = 0
@@ -50,7 +50,6 @@ function handle(message: ToAnswerWorker): void {
         parentPort!.postMessage({ job: message.job, error: mirror?.failure ?? 'no such mirror' } satisfies FromAnswerWorker)
         break
       }
-      const started = performance.now()
       let answer: Uint8Array
       try {
         const encoder = encoding.createEncoder()
@@ -63,7 +62,7 @@ function handle(message: ToAnswerWorker): void {
         break
       }
       // Handed over, not copied: the answer is a buffer of its own.
-      parentPort!.postMessage({ job: message.job, answer, ms: performance.now() - started } satisfies FromAnswerWorker, [answer.buffer as ArrayBuffer])
+      parentPort!.postMessage({ job: message.job, answer } satisfies FromAnswerWorker, [answer.buffer as ArrayBuffer])
       break
     }
     case 'close':
