@@ -3,7 +3,8 @@
  * holding a JOIN_MB document at once; time until every one has its sync answer, the server's peak RSS,
  * and the longest round trip a bystander in another room waited meanwhile.
  *
- * - warm: the room is loaded (its writer stays connected while the others join);
+ * - warm: the room is loaded (its writer stays connected while the others join) and has just been edited,
+ *   as a live room would be, so the answer the joiners need is encoded during the storm, not before it;
  * - cold: the writer leaves, the server unloads the room, and the joiners find it on disk (the stock
  *   server keeps nothing on disk, so its cold run would be a warm one: cold is measured for Cotext only
  *   and set against the stock server's warm time).
@@ -123,8 +124,8 @@ function relayTime(from: Joiner, to: Joiner): Promise<number> {
   })
 }
 
-/** Sends a sync step 1 and resolves with the milliseconds until the server's answer. */
-function roundTripOf(joiner: Joiner): Promise<number> {
+/** Sends a sync step 1 (for `has`: an empty document unless given) and resolves with the milliseconds until the server's answer. */
+function roundTripOf(joiner: Joiner, has: Y.Doc = new Y.Doc()): Promise<number> {
   return new Promise((resolveTime) => {
     const start = performance.now()
     const onMessage = (data: Buffer): void => {
@@ -134,7 +135,7 @@ function roundTripOf(joiner: Joiner): Promise<number> {
       resolveTime(performance.now() - start)
     }
     joiner.ws.on('message', onMessage)
-    joiner.ws.send(syncFrame((e) => syncProtocol.writeSyncStep1(e, new Y.Doc())))
+    joiner.ws.send(syncFrame((e) => syncProtocol.writeSyncStep1(e, has)))
   })
 }
 
@@ -171,6 +172,10 @@ export async function joinStorm(server: JoinServer, cold: boolean): Promise<Join
   for (let written = 0; written < JOIN_MB * 1024 * 1024; written += 256 * 1024) text.insert(text.length, line.repeat(Math.ceil((256 * 1024) / line.length)))
   // The seeder's round trip: once answered, the server holds the document.
   await roundTripOf(seeder)
+  // An edit after it, so that the whole document's answer the round trip left with the server is out of
+  // date; the second round trip (asking for what the seeder lacks: nothing) says it is applied.
+  text.insert(0, '// edited\n')
+  await roundTripOf(seeder, seeder.doc)
   if (cold) {
     seeder.close()
     const deadline = performance.now() + 60_000
