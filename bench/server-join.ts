@@ -14,7 +14,7 @@
  */
 import { execSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -43,6 +43,12 @@ export interface JoinResult {
   seconds: number
   peakMb: number
   bystanderMs: number
+  /**
+   * CPU time the server's event loop (its main thread) used around the bystander's longest wait, and the
+   * span measured (the wait, widened to the samples around it): far less than the wait means the server
+   * was not working but waiting for a core (a loaded machine), not stalled by its own work.
+   */
+  bystanderServerCpu: { ms: number; spanMs: number }
   /** Joiners the server cut before they had their answer (they connected again). */
   reconnects: number
 }
@@ -192,7 +198,11 @@ export async function joinStorm(server: JoinServer, cold: boolean): Promise<Join
   try {
     for (const part of [...parts, bystander]) await expectLine(part, 'ready')
     let peak = rssMb(server.pid)
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid))), 100)
+    const cpuSamples: Array<{ at: number; ms: number }> = []
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(server.pid))
+      cpuSamples.push({ at: Date.now(), ms: mainThreadCpuMs(server.pid) })
+    }, 50)
     const start = performance.now()
     for (const part of parts) part.child.stdin!.write('go\n')
     const synced = await Promise.all(parts.map((part) => expectLine(part, 'synced')))
@@ -200,12 +210,26 @@ export async function joinStorm(server: JoinServer, cold: boolean): Promise<Join
     const reconnects = synced.reduce((n, line) => n + Number(line.split(' ')[1]), 0)
     clearInterval(sampler)
     bystander.child.stdin!.end()
-    const bystanderMs = Number((await expectLine(bystander, 'worst')).split(' ')[1])
-    return { seconds, peakMb: peak, bystanderMs, reconnects }
+    const [, worst, worstAt] = (await expectLine(bystander, 'worst')).split(' ').map(Number)
+    return { seconds, peakMb: peak, bystanderMs: worst!, bystanderServerCpu: cpuAround(cpuSamples, worstAt!, worst!), reconnects }
   } finally {
     for (const part of [...parts, bystander]) part.child.kill()
     if (!cold) seeder.close()
   }
+}
+
+/** CPU time (user + system) the main thread of process `pid` has used, in ms (clock ticks of 10 ms). */
+function mainThreadCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** The CPU used between the last sample at or before `from` and the first at or after `from + ms`. */
+function cpuAround(samples: ReadonlyArray<{ at: number; ms: number }>, from: number, ms: number): { ms: number; spanMs: number } {
+  const before = samples.filter((sample) => sample.at <= from).at(-1) ?? samples[0]
+  const after = samples.find((sample) => sample.at >= from + ms) ?? samples.at(-1)
+  if (before === undefined || after === undefined) return { ms: NaN, spanMs: NaN }
+  return { ms: after.ms - before.ms, spanMs: after.at - before.at }
 }
 
 async function joinersPart(port: number, count: number, offset: number): Promise<void> {
@@ -221,15 +245,18 @@ async function joinersPart(port: number, count: number, offset: number): Promise
 async function bystanderPart(port: number): Promise<void> {
   const [from, to] = await connect(port, 'bystander', 2, 20_000)
   let worst = 0
+  let worstAt = 0
   let pinging = true
   process.stdin.resume()
   process.stdin.on('end', () => (pinging = false))
   console.log('ready')
   while (pinging) {
-    worst = Math.max(worst, await relayTime(from!, to!))
+    const at = Date.now()
+    const waited = await relayTime(from!, to!)
+    if (waited > worst) [worst, worstAt] = [waited, at]
     await sleep(50)
   }
-  console.log(`worst ${worst}`)
+  console.log(`worst ${worst} ${worstAt}`)
   from!.close()
   to!.close()
 }
@@ -260,7 +287,8 @@ export function checkoutOf(ref: string): { root: string; remove(): void } {
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) }
 }
 
-const figures = (r: JoinResult): string => `${r.seconds.toFixed(2)} s, peak ${r.peakMb.toFixed(0)} MB, bystander ${r.bystanderMs.toFixed(0)} ms, ${r.reconnects} joiners cut and reconnected`
+const figures = (r: JoinResult): string =>
+  `${r.seconds.toFixed(2)} s, peak ${r.peakMb.toFixed(0)} MB, bystander ${r.bystanderMs.toFixed(0)} ms (server event loop on a core ${r.bystanderServerCpu.ms} ms of the ${r.bystanderServerCpu.spanMs} ms around it), ${r.reconnects} joiners cut and reconnected`
 const verdict = (ok: boolean): string => (ok ? 'reached' : 'NOT reached')
 
 /**
