@@ -34,11 +34,12 @@ interface Job {
 export class AnswerSource {
   private readonly inline = new SyncAnswers()
   private mirror: AnswerMirror | null = null
-  /** At least the size of the document's encoding: its size when last measured plus every update since. */
+  /** About the size of the document's encoding, or more: its size when last measured plus every update since. */
   private estimate = 0
   /** Counts the updates applied: an answer encoded at one version holds everything up to it. */
   private version = 0
-  private readonly jobs = new Map<string, Job>()
+  /** By state vector; made by the first answer from the thread (most rooms never have one). */
+  private jobs: Map<string, Job> | null = null
   private disposed = false
 
   constructor(
@@ -57,7 +58,7 @@ export class AnswerSource {
   updated(update: Uint8Array): void {
     this.version += 1
     this.inline.invalidate()
-    for (const [key, job] of this.jobs) if (job.answer !== null) this.jobs.delete(key)
+    if (this.jobs !== null) for (const [key, job] of this.jobs) if (job.answer !== null) this.jobs.delete(key)
     if (this.mirror !== null) return this.mirror.apply(update)
     this.estimate += update.length
     if (this.estimate < this.encoder.minBytes) return
@@ -81,13 +82,14 @@ export class AnswerSource {
       return this.inline.get(stateVector, () => encodeSyncStep2(this.doc, stateVector))
     }
     const key = keyOf(stateVector)
-    const job = this.jobs.get(key)
+    const jobs = (this.jobs ??= new Map())
+    const job = jobs.get(key)
     if (job !== undefined && job.version === this.version) {
       if (job.answer !== null) return job.answer
       return new Promise((resolve) => job.waiting.push(resolve))
     }
     const started: Job = { version: this.version, since: performance.now(), answer: null, waiting: [] }
-    this.jobs.set(key, started)
+    jobs.set(key, started)
     const answer = new Promise<Uint8Array>((resolve) => started.waiting.push(resolve))
     mirror.encode(stateVector).then(
       (encoded) => {
@@ -110,18 +112,19 @@ export class AnswerSource {
     this.disposed = true
     this.mirror?.close()
     this.mirror = null
-    this.jobs.clear()
+    this.jobs = null
   }
 
   private settle(key: string, job: Job, answer: Uint8Array): void {
-    if (this.disposed) return
+    const jobs = this.jobs
+    if (this.disposed || jobs === null) return
     // Kept for later joiners only while nothing has changed since it was asked for.
-    if (this.jobs.get(key) === job) {
+    if (jobs.get(key) === job) {
       if (job.version === this.version) job.answer = answer
-      else this.jobs.delete(key)
+      else jobs.delete(key)
     }
     let kept = 0
-    for (const [other, { answer }] of [...this.jobs].reverse()) if (answer !== null && ++kept > KEPT_ANSWERS) this.jobs.delete(other)
+    for (const [other, { answer }] of [...jobs].reverse()) if (answer !== null && ++kept > KEPT_ANSWERS) jobs.delete(other)
     for (const resolve of job.waiting.splice(0)) resolve(answer)
   }
 }
