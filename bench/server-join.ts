@@ -9,7 +9,12 @@
  *   server keeps nothing on disk, so its cold run would be a warm one: cold is measured for Cotext only
  *   and set against the stock server's warm time).
  *
- * Runs alone too: `npx tsx bench/server-join.ts` (JOINERS, JOIN_MB; JOIN_BEFORE=main also runs the
+ * The document is JOIN_MB of code written in 256 KiB inserts, then edited in JOIN_EDITS places (none by
+ * default, as in earlier figures): what encoding and loading it cost depends on its pieces, not its bytes
+ * (20 MB in 80 pieces encodes in 30-120 ms; the same edited in 20,000 places in 500-900 ms, and each update of
+ * 2,000 such edits takes 30-1,100 ms to apply, as Yjs splits 256 KiB strings).
+ *
+ * Runs alone too: `npx tsx bench/server-join.ts` (JOINERS, JOIN_MB, JOIN_EDITS; JOIN_BEFORE=main also runs the
  * server of that git ref, copied to a temporary directory, in the same run: before and after).
  */
 import { execSync, spawn } from 'node:child_process'
@@ -28,8 +33,9 @@ import { ROOT, rssMb, sleep, spawnServer, startStock, stopServer } from './serve
 
 export const JOINERS = Number(process.env.JOINERS ?? 150)
 export const JOIN_MB = Number(process.env.JOIN_MB ?? 20)
-for (const [name, value] of Object.entries({ JOINERS, JOIN_MB })) {
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${value}`)
+export const JOIN_EDITS = Number(process.env.JOIN_EDITS ?? 0)
+for (const [name, value] of Object.entries({ JOINERS, JOIN_MB, JOIN_EDITS })) {
+  if (!Number.isFinite(value) || value < (name === 'JOIN_EDITS' ? 0 : 1)) throw new Error(`${name} must be a positive number, got ${value}`)
 }
 
 export interface JoinServer {
@@ -176,6 +182,13 @@ export async function joinStorm(server: JoinServer, cold: boolean): Promise<Join
   const line = 'const value = someFunction(argument, another) + 42; // a line of code\n'
   const text = seeder.doc.getText('text')
   for (let written = 0; written < JOIN_MB * 1024 * 1024; written += 256 * 1024) text.insert(text.length, line.repeat(Math.ceil((256 * 1024) / line.length)))
+  // Edits at places of a fixed pseudo-random sequence, 2,000 per update (the server's MAX_UPDATE_ITEMS is 10,000).
+  let place = 1
+  for (let edited = 0; edited < JOIN_EDITS; edited += 2000) {
+    seeder.doc.transact(() => {
+      for (let i = edited; i < Math.min(JOIN_EDITS, edited + 2000); i++) text.insert((place = (place * 48271) % 2147483647) % (text.length + 1), 'x')
+    })
+  }
   // The seeder's round trip: once answered, the server holds the document.
   await roundTripOf(seeder)
   // An edit after it, so that the whole document's answer the round trip left with the server is out of
@@ -331,7 +344,7 @@ export async function runJoinStorms(options: { before?: string; rounds?: number;
     return values[Math.floor(values.length / 2)] ?? NaN
   }
   const stockSeconds = median('stock, warm', (r) => r.seconds)
-  console.log(`join storm targets (${JOINERS} joiners of ${JOIN_MB} MB; medians of ${rounds}; time ÷ the stock server's warm time ${stockSeconds.toFixed(2)} s):`)
+  console.log(`join storm targets (${JOINERS} joiners of ${JOIN_MB} MB edited in ${JOIN_EDITS} places; medians of ${rounds}; time ÷ the stock server's warm time ${stockSeconds.toFixed(2)} s):`)
   for (const { name } of servers.slice(1)) {
     for (const temperature of ['warm', 'cold']) {
       const key = `${name}, ${temperature}`
@@ -353,7 +366,7 @@ if (role === 'joiners') {
   await bystanderPart(Number(roleArgs[0]))
   process.exit(0)
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  console.log(`join storm: ${JOINERS} joiners of ${JOIN_MB} MB`)
+  console.log(`join storm: ${JOINERS} joiners of ${JOIN_MB} MB edited in ${JOIN_EDITS} places`)
   await runJoinStorms({ before: process.env.JOIN_BEFORE, rounds: Number(process.env.ROUNDS ?? 1) })
   process.exit(0)
 }
