@@ -26,7 +26,7 @@ export interface SlicedSenderOptions {
 interface Queued {
   message: Uint8Array | null
   sliced: boolean
-  /** What it counts towards `maxHeldBytes` while it waits behind another: its length, or 0 for an answer. */
+  /** What it counts towards `maxHeldBytes` while it waits behind another (its length; 0 while a place is empty or at the head). */
   held: number
 }
 
@@ -95,10 +95,17 @@ export class SlicedSender {
 
   /** Sends `message` in the first place reserved for it on `connection` (sends it as `send` would if none is). */
   fill(connection: Connection, message: Uint8Array): void {
-    const place = this.byConnection.get(connection)?.queue.find((queued) => queued.message === null)
-    if (place === undefined || !connection.isOpen) return this.send(connection, message)
+    const outgoing = this.byConnection.get(connection)
+    const place = outgoing?.queue.find((queued) => queued.message === null)
+    if (outgoing === undefined || place === undefined || !connection.isOpen) return this.send(connection, message)
     place.message = message
     place.sliced = this.isLarge(message)
+    // Behind another message it waits as anything sent then would (a client asking again and again while it reads nothing is cut).
+    if (outgoing.queue[0] !== place) {
+      place.held = message.length
+      outgoing.held += message.length
+      if (this.overHeld(outgoing)) return
+    }
     this.schedule()
   }
 
@@ -123,14 +130,20 @@ export class SlicedSender {
   private hold(outgoing: Outgoing, message: Uint8Array, sliced: boolean): void {
     outgoing.queue.push({ message, sliced, held: message.length })
     outgoing.held += message.length
+    this.overHeld(outgoing)
+  }
+
+  /** Cuts the connection of `outgoing` if more than `maxHeldBytes` wait behind its head; true if it did. */
+  private overHeld(outgoing: Outgoing): boolean {
     const { metrics, maxHeldBytes, logger } = this.options
-    if (outgoing.held <= maxHeldBytes) return
+    if (outgoing.held <= maxHeldBytes) return false
     const connection = outgoing.connection
     this.remove(outgoing)
     metrics.closedByServer.slow_reader += 1
     // As Connection.send words it: the same limit, reached behind a large message.
     logger.warn({ conn: connection.id, kind: 'slow_reader', buffered: outgoing.held, max: maxHeldBytes }, 'dropping a connection that does not read what it is sent (MAX_BUFFERED_BYTES)')
     connection.terminate()
+    return true
   }
 
   private remove(outgoing: Outgoing): void {
