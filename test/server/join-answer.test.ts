@@ -1,7 +1,8 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import { Random } from '../helpers/random.ts'
-import { connectClient, connectSynced, destroyAllClients, insertUpdate, openRaw, roundTrip, textIn, textOf, updateMessage } from './helpers/clients.ts'
+import * as decoding from 'lib0/decoding'
+import { connectClient, connectSynced, destroyAllClients, insertUpdate, openRaw, roundTrip, syncStep1, textIn, textOf, updateMessage } from './helpers/clients.ts'
 import type { Client } from './helpers/clients.ts'
 import { metric, startServer, stopAllServers } from './helpers/server-process.ts'
 import type { ServerProcess } from './helpers/server-process.ts'
@@ -34,6 +35,16 @@ async function seedRoom(server: ServerProcess, room: string, text: string): Prom
   expect(textOf(await roundTrip(seeder.ws)).length).toBe(text.length)
   seeder.ws.close()
   await seeder.closed
+}
+
+/** The text of a document that applied every sync step 2 and update among `messages`, in order. */
+function textReceived(messages: Uint8Array[]): string {
+  const doc = new Y.Doc()
+  for (const message of messages) {
+    const decoder = decoding.createDecoder(message)
+    if (decoding.readVarUint(decoder) === 0 && decoding.readVarUint(decoder) > 0) Y.applyUpdate(doc, decoding.readVarUint8Array(decoder))
+  }
+  return doc.getText('text').toString()
 }
 
 /** Answers the room's thread gave so far, from the server's log. */
@@ -124,6 +135,41 @@ describe('sync answers from the answer thread', () => {
     await server.stop('SIGKILL')
     const again = await startServer({ env: ENV, dataDir: server.dataDir })
     expect(await textIn(again, room)).toBe(text)
+  })
+
+  it('reach a joiner before anything relayed to it while its answer was being encoded', async () => {
+    const seed = Number(process.env.FUZZ_SEED ?? 44)
+    console.log(`answer first: seed ${seed}`)
+    const random = new Random(seed)
+    const server = await startServer({ env: ENV })
+    const room = 'first'
+    await seedRoom(server, room, randomText(random, 2 * 1024 * 1024))
+    const typist = await connectSynced(server.wsUrl, room)
+    const joiner = await openRaw(`${server.wsUrl}/${room}`)
+    // Seen as the greeting arrives: the joiner is in the room, so what the typist writes from now on is relayed to it.
+    await waitFor(() => joiner.received.length > 0, 'the greeting')
+    // An edit first, so that the answer kept from the typist's join is out of date and a new one is encoded.
+    typist.text.insert(0, '<first>')
+    await waitFor(() => joiner.received.some((message) => message[0] === 0 && message[1] === 2), 'the first edit relayed')
+    joiner.received.length = 0
+    const before = threadAnswers(server, room)
+    joiner.ws.send(syncStep1(new Y.Doc()))
+    for (let i = 0; threadAnswers(server, room) === before; i++) {
+      if (i > 2000) throw new Error('the thread never answered')
+      typist.text.insert(random.int(typist.text.length + 1), `<${i}>`)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    typist.text.insert(0, '<last>')
+    await waitFor(() => textReceived(joiner.received).includes('<last>'), 'the last edit')
+    expect(textReceived(joiner.received)).toBe(typist.text.toString())
+    // Presence (the typist's renewals) may come at any time; the document's messages are what count.
+    const kinds = joiner.received.filter((message) => message[0] === 0).map((message) => ['step 1', 'step 2', 'update'][message[1]!])
+    // The answer, then the relays of what was written while it was encoded.
+    expect(kinds[0]).toBe('step 2')
+    expect(kinds.slice(1).every((kind) => kind === 'update')).toBe(true)
+    expect(kinds.length).toBeGreaterThan(1)
+    joiner.ws.close()
+    await server.stop()
   })
 
   it('bring a client that comes back with part of the document to exactly the room state, with what it wrote while away', async () => {
