@@ -35,6 +35,12 @@ export function packMeta(width: number, hasTab: boolean): number {
   return width * 2 + (hasTab ? 1 : 0)
 }
 
+/**
+ * The meta of a row not measured yet (one screen row, nothing wraps): as wide as can be and holding a tab, so
+ * that every setting change visits it and no query takes its columns to map one to one before it is measured.
+ */
+export const UNMEASURED = packMeta(2 ** 30, true)
+
 export function metaWidth(meta: number): number {
   return (meta - (meta % 2)) / 2
 }
