@@ -36,10 +36,11 @@ export function packMeta(width: number, hasTab: boolean): number {
 }
 
 /**
- * The meta of a row not measured yet (one screen row, nothing wraps): as wide as can be and holding a tab, so
- * that every setting change visits it and no query takes its columns to map one to one before it is measured.
+ * The meta of a row not measured yet (one screen row, nothing wraps): wider than any row in practice (2^28 columns)
+ * and holding a tab, so that every setting change visits it and no query takes its columns to map one to one
+ * before it is measured. Still a small integer for V8, so the index's arrays stay arrays of small integers.
  */
-export const UNMEASURED = packMeta(2 ** 30, true)
+export const UNMEASURED = packMeta(2 ** 28, true)
 
 export function metaWidth(meta: number): number {
   return (meta - (meta % 2)) / 2

@@ -73,6 +73,7 @@ export class ScreenLayout {
   private measureNow(row: number): number {
     if (this.applying || this.rows.rowCount !== this.buffer.getLineCount()) return UNMEASURED
     measureRow(row, this.buffer.lineForRow(row) ?? '', this.settings, this.measure)
+    if (this.measure.rowCount !== 1) return UNMEASURED
     const meta = packMeta(this.measure.width, this.measure.hasTab)
     this.rows.set(row, 1, meta)
     return meta
