@@ -180,15 +180,18 @@ export class ScreenLayout {
       const first = this.rows.ownerRow(startRow)
       const last = this.rows.displayLineEnd(oldEndRow)
       const delta = change.newExtent.row - change.oldExtent.row
+      let settled = false
       if (delta !== 0) {
-        // The changed display lines become one-row placeholders until they are laid out below.
+        // The changed display lines become one-row placeholders until they are laid out below; many rows
+        // that are left unmeasured anyway are unmeasured placeholders, laid out as they stand.
         const rowCount = last - first + 1 + delta
+        settled = this.measuresLazily(rowCount)
         const screenStart = this.rows.screenStart(first)
         const oldCount = this.rows.screenStart(last + 1) - screenStart
-        this.rows.splice(first, last + 1, new Array<number>(rowCount).fill(1), new Array<number>(rowCount).fill(0))
+        this.rows.splice(first, last + 1, new Array<number>(rowCount).fill(1), new Array<number>(rowCount).fill(settled ? UNMEASURED : 0))
         patch.splice(screenStart, oldCount, rowCount)
       }
-      dirty = addDirtyRange(dirty, first, last, delta)
+      dirty = settled ? shiftDirtyRanges(dirty, first, last, delta) : addDirtyRange(dirty, first, last, delta)
       this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
     }
     if (!consistent || this.rows.rowCount !== this.buffer.getLineCount()) {
@@ -363,6 +366,15 @@ export class ScreenLayout {
       done = this.relayOutRows(start, end, patch, lineAt)
     }
   }
+}
+
+/**
+ * The dirty ranges of earlier changes after a change that replaced rows [first, last] by rows needing no layout:
+ * the ranges after it shifted; when one overlaps it, the change's rows join the dirty ranges after all.
+ */
+function shiftDirtyRanges(dirty: [number, number][], first: number, last: number, delta: number): [number, number][] {
+  if (dirty.some((range) => range[1] >= first && range[0] <= last)) return addDirtyRange(dirty, first, last, delta)
+  return dirty.map((range) => (range[0] > last ? [range[0] + delta, range[1] + delta] : range))
 }
 
 /**

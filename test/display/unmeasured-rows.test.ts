@@ -84,8 +84,23 @@ describe('unmeasured rows', () => {
       const layer = new DisplayLayer(buffer, { tabLength: 1 + random.int(4), atomicSoftTabs: random.bool() })
       const log: string[] = []
       for (let step = 0; step < 12; step++) {
-        const choice = random.int(8)
-        if (choice < 3) {
+        const choice = random.int(9)
+        if (choice === 8) {
+          // One transaction of several edits, big and small, as a remote update brings them.
+          const ytext = buffer.ytext
+          const edits: string[] = []
+          buffer.doc.transact(() => {
+            for (let i = 0; i < 3; i++) {
+              const at = random.int(ytext.length + 1)
+              const length = Math.min(random.int(40), ytext.length - at)
+              if (length > 0) ytext.delete(at, length)
+              const text = random.bool() ? randomLines(random, 1024 + random.int(200)) : random.string(3, ALPHABET)
+              ytext.insert(at, text)
+              edits.push(`${at}-${length}+${text.length}`)
+            }
+          })
+          log.push(`transaction ${edits.join(' ')}`)
+        } else if (choice < 3) {
           const row = random.int(buffer.getLineCount())
           const column = random.int(buffer.lineLengthForRow(row) + 1)
           const text = random.string(3, ALPHABET)
