@@ -31,7 +31,9 @@ const mirrors = new Map<number, Mirror>()
 function handle(message: ToAnswerWorker): void {
   switch (message.kind) {
     case 'open':
-      mirrors.set(message.mirror, { doc: new Y.Doc(), failure: null })
+      // Deleted text is kept: the room keeps what its history needs (revert, versions), and a joiner
+      // answered from here must be able to restore it as one answered by the room itself can.
+      mirrors.set(message.mirror, { doc: new Y.Doc({ gc: false }), failure: null })
       break
     case 'apply': {
       const mirror = mirrors.get(message.mirror)

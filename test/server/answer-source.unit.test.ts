@@ -62,6 +62,24 @@ function randomEdits(doc: Y.Doc, random: Random, count: number): void {
 }
 
 describe('AnswerSource', () => {
+  it("answers from the thread with deleted text kept, so a joiner can restore an earlier version", async () => {
+    const doc = new Y.Doc({ gc: false })
+    const source = new AnswerSource(doc, encoderOf(1024), logger)
+    source.loaded([])
+    doc.on('update', (update: Uint8Array) => source.updated(update))
+    const text = doc.getText('text')
+    text.insert(0, 'kept '.repeat(400))
+    const before = Y.snapshot(doc)
+    text.delete(0, 1000)
+    text.insert(0, 'new')
+    const answer = await source.answer(emptyVector())
+    const joiner = new Y.Doc({ gc: false })
+    Y.applyUpdate(joiner, updateOf(answer))
+    expect(joiner.getText('text').toString()).toBe('new' + 'kept '.repeat(200))
+    const restored = Y.createDocFromSnapshot(joiner, before)
+    expect(restored.getText('text').toString()).toBe('kept '.repeat(400))
+  })
+
   it('answers a small document at once, and a large one from the thread with exactly the document as of the request', async () => {
     const seed = Number(process.env.FUZZ_SEED ?? 31)
     console.log(`answer source: seed ${seed}`)
