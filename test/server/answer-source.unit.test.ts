@@ -68,16 +68,21 @@ describe('AnswerSource', () => {
     source.loaded([])
     doc.on('update', (update: Uint8Array) => source.updated(update))
     const text = doc.getText('text')
-    text.insert(0, 'kept '.repeat(400))
+    // Past 64 Ki clock ticks: the answer comes from the thread, not from the room's own document.
+    text.insert(0, 'kept '.repeat(20_000))
     const before = Y.snapshot(doc)
+    // The mirror exists before the deletion reaches it.
+    await source.answer(emptyVector())
     text.delete(0, 1000)
     text.insert(0, 'new')
-    const answer = await source.answer(emptyVector())
+    const pending = source.answer(emptyVector())
+    expect(pending).toBeInstanceOf(Promise)
+    const answer = await pending
     const joiner = new Y.Doc({ gc: false })
     Y.applyUpdate(joiner, updateOf(answer))
-    expect(joiner.getText('text').toString()).toBe('new' + 'kept '.repeat(200))
+    expect(joiner.getText('text').toString()).toBe('new' + 'kept '.repeat(19_800))
     const restored = Y.createDocFromSnapshot(joiner, before)
-    expect(restored.getText('text').toString()).toBe('kept '.repeat(400))
+    expect(restored.getText('text').toString()).toBe('kept '.repeat(20_000))
   })
 
   it('answers a small document at once, and a large one from the thread with exactly the document as of the request', async () => {
