@@ -5,6 +5,7 @@ import { Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
 import { decodeAwarenessEntries, encodeAwarenessEntries, encodeAwarenessMessage } from './protocol.ts'
 import type { AwarenessEntry } from './protocol.ts'
+import { changedClients } from './transaction-update.ts'
 
 /**
  * Who may publish awareness under which client id, and how large a state may be, checked on
@@ -154,8 +155,7 @@ export function reclaimOnWrite(room: AwarenessRoom, owners: AwarenessOwners, log
 
 /** One transaction of `writer`'s: see reclaimOnWrite. */
 function reclaim(room: AwarenessRoom, owners: AwarenessOwners, logger: Logger, writer: Connection, transaction: Y.Transaction): void {
-  for (const [clientId, clock] of transaction.afterState) {
-    if (clock <= (transaction.beforeState.get(clientId) ?? 0)) continue
+  for (const [clientId] of changedClients(transaction)) {
     owners.recordWrite(writer, clientId)
     // Every update of a writer that publishes no awareness gets here: the room is walked without building anything until someone holds the id.
     if (writer.awarenessClientId !== null || !writer.isOpen || !heldByOther(room, writer, clientId)) continue

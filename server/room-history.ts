@@ -12,6 +12,7 @@ import { Connection } from './connection.ts'
 import type { RecordStore } from './records.ts'
 import { applyEdits, idSet, overlaps, planRestore, planRevert } from './revert.ts'
 import type { IdSet } from './revert.ts'
+import { changedClients } from './transaction-update.ts'
 import { VersionKeeper, textOfState } from './versions.ts'
 import type { VersionMeta, VersionSettings } from './versions.ts'
 
@@ -225,17 +226,11 @@ export class RoomHistory {
   private readonly onTransaction = (transaction: Y.Transaction): void => {
     const origin = transaction.origin
     // A transaction that changed nothing (a new client's empty sync step 2) makes no author for its connection.
-    if (transaction.deleteSet.clients.size === 0 && !insertedAny(transaction)) return
+    if (transaction.deleteSet.clients.size === 0 && changedClients(transaction).length === 0) return
     const author = origin instanceof Connection ? this.authorOf(origin) : origin instanceof RequestOrigin ? origin.author : null
     if (author === null) return
     if (this.journal.record(author, transaction) !== null && origin instanceof Connection) this.versions.noteEdit(author)
   }
-}
-
-/** Whether `transaction` moved any client's clock on (inserted anything). */
-function insertedAny(transaction: Y.Transaction): boolean {
-  for (const [client, clock] of transaction.afterState) if (clock > (transaction.beforeState.get(client) ?? 0)) return true
-  return false
 }
 
 /** Whether `update` (v1) is the empty update: no structs, no deletions. */

@@ -13,18 +13,13 @@ import * as encoding from 'lib0/encoding'
  * merged then. Null when the transaction changed nothing (Yjs emits no update then).
  */
 export function encodeTransactionUpdate(transaction: Y.Transaction): Uint8Array | null {
-  const { beforeState, afterState, deleteSet } = transaction
-  const changed: Array<[number, number]> = []
-  for (const [client, clock] of afterState) {
-    const before = beforeState.get(client) ?? 0
-    if (clock > before) changed.push([client, before])
-  }
+  const { deleteSet } = transaction
+  const changed = changedClients(transaction)
   if (changed.length === 0 && deleteSet.clients.size === 0) return null
   const store = transaction.doc.store
   const encoder = new Y.UpdateEncoderV1()
   encoding.writeVarUint(encoder.restEncoder, changed.length)
-  changed.sort((a, b) => b[0] - a[0])
-  for (const [client, clock] of changed) writeStructs(encoder, store.clients.get(client)!, client, clock)
+  for (const [client, clock] of [...changed].sort((a, b) => b[0] - a[0])) writeStructs(encoder, store.clients.get(client)!, client, clock)
   // The delete set is sorted and merged by Yjs before the transaction's observers run.
   const deletes = [...deleteSet.clients].sort((a, b) => b[0] - a[0])
   encoding.writeVarUint(encoder.restEncoder, deletes.length)
@@ -38,6 +33,28 @@ export function encodeTransactionUpdate(transaction: Y.Transaction): Uint8Array 
     }
   }
   return encoder.toUint8Array()
+}
+
+const changedOf = new WeakMap<Y.Transaction, ReadonlyArray<readonly [number, number]>>()
+
+/**
+ * The clients `transaction` inserted under, each with its clock before the transaction. Found once
+ * per transaction (its after-state holds every client the document has seen, hundreds in a busy
+ * room) and shared by whoever asks after its observers start: the change log's author check, the
+ * awareness reclaim, the room's update.
+ */
+export function changedClients(transaction: Y.Transaction): ReadonlyArray<readonly [number, number]> {
+  let changed = changedOf.get(transaction)
+  if (changed === undefined) {
+    const found: Array<readonly [number, number]> = []
+    for (const [client, clock] of transaction.afterState) {
+      const before = transaction.beforeState.get(client) ?? 0
+      if (clock > before) found.push([client, before])
+    }
+    changed = found
+    changedOf.set(transaction, changed)
+  }
+  return changed
 }
 
 /** `client`'s structs from `clock` on, the first one cut at `clock` (Yjs's writeStructs). */
