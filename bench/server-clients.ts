@@ -5,9 +5,10 @@
  * benchmark would measure itself). Each client edits only its own Y.Doc, with client id `index + 1`,
  * so an update it sends names its sender and clock.
  */
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -48,10 +49,39 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv, listeningPor
   })
 }
 
-/** Cotext's server from source on a free port, with `env` added (no AUTH_SECRET: an open server). */
-export function startCotext(dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> {
+/**
+ * How Cotext's server runs: 'built' (the default) as plain JavaScript, server/main.ts bundled by esbuild
+ * first (the npm package ships tsc's JavaScript, and the stock server is plain JavaScript too); 'tsx'
+ * from the TypeScript source through tsx, whose keepNames gives every closure a call to `__name` and a
+ * property dictionary (about 0.3 KB each), which the shipped server does not pay.
+ */
+const SERVER_RUN = process.env.SERVER_RUN ?? 'built'
+if (SERVER_RUN !== 'built' && SERVER_RUN !== 'tsx') throw new Error(`SERVER_RUN must be built or tsx, got ${SERVER_RUN}`)
+const bundles = new Map<string, string>()
+
+/** The node arguments that run `root`'s server: its bundle (made once per root, removed at exit) or its source through tsx. */
+function cotextEntry(root: string): string[] {
+  if (SERVER_RUN === 'tsx') return ['--import', 'tsx', join(root, 'server/main.ts')]
+  let entry = bundles.get(root)
+  if (entry === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'cotext-bundle-'))
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
+    entry = join(dir, 'server/main.js')
+    execFileSync(join(ROOT, 'node_modules/.bin/esbuild'), [join(root, 'server/main.ts'), '--bundle', '--packages=external', '--format=esm', '--platform=node', '--target=es2022', `--outfile=${entry}`, '--log-level=warning'], { stdio: ['ignore', 'ignore', 'inherit'] })
+    // Its packages resolve from beside it.
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+    bundles.set(root, entry)
+  }
+  return [entry]
+}
+
+/** Node's flags for the servers the benchmarks start (SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them). */
+const SERVER_NODE_ARGS = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '')
+
+/** Cotext's server from source (this checkout, or `root`: a copy of another ref) on a free port, with `env` added (no AUTH_SECRET: an open server). */
+export function startCotext(dataDir: string, env: Record<string, string> = {}, root = ROOT): Promise<{ child: ChildProcess; port: number }> {
   return spawnServer(
-    ['--import', 'tsx', 'server/main.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
+    [...SERVER_NODE_ARGS, ...cotextEntry(root), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
     { ...process.env, AUTH_SECRET: undefined, LOG_LEVEL: 'info', ...env },
     (line) => (line.includes('"msg":"listening"') ? (JSON.parse(line) as { port: number }).port : null),
   )
@@ -73,7 +103,7 @@ export function freePort(): Promise<number> {
 export async function startStock(): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort()
   return spawnServer(
-    [join(ROOT, 'node_modules/@y/websocket-server/src/server.js')],
+    [...SERVER_NODE_ARGS, join(ROOT, 'node_modules/@y/websocket-server/src/server.js')],
     { ...process.env, HOST: '127.0.0.1', PORT: String(port), YPERSISTENCE: undefined, CALLBACK_URL: undefined },
     (line) => (line.startsWith('running at') ? port : null),
   )

@@ -16,7 +16,13 @@
  *    the stock server's single process.
  *
  *   npx tsx bench/server-scale.bench.ts      BENCH_SECONDS (default 10), WRITERS (200), MOVERS (200),
- *                                             IDLE (1500), JOINERS (150), JOIN_MB (20); smaller for a quick run
+ *                                             IDLE (1500), JOINERS (150), JOIN_MB (20); smaller for a quick run;
+ *                                             WORKLOADS=hot,idle (of hot, presence, idle, join) runs only those
+ *                                             and prints only their targets; SERVER_NODE_ARGS adds node flags
+ *                                             to the servers (`--cpu-prof --cpu-prof-dir=DIR` profiles Cotext's);
+ *                                             SCALE_BEFORE=<git ref> runs that ref's server too (before and
+ *                                             after, in the same run); ROUNDS (1) repeats each workload, the
+ *                                             servers alternating, and the targets use the rounds' means
  *
  * Clients speak the y-websocket protocol directly (see server-clients.ts); everything runs on 127.0.0.1.
  * Each server is measured alone, one after the other, with the same workload.
@@ -31,7 +37,7 @@ import * as syncProtocol from 'y-protocols/sync'
 import { WebSocket } from 'ws'
 import { startPostgres, startRedis } from '../test/server/helpers/services.ts'
 import { CLOCK_TICKS, cpuTicks, rssMb, sleep, startCotext, startStock, stopServer, updateRuns } from './server-clients.ts'
-import { joinStorm as joinStormOf, runJoinStorms } from './server-join.ts'
+import { checkoutOf, joinStorm as joinStormOf, runJoinStorms } from './server-join.ts'
 import type { JoinResult } from './server-join.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -41,8 +47,11 @@ const IDLE = Number(process.env.IDLE ?? 1500)
 const JOINERS = Number(process.env.JOINERS ?? 150)
 const JOIN_MB = Number(process.env.JOIN_MB ?? 20)
 const CLUSTER = process.env.CLUSTER !== '0'
+const WORKLOADS = new Set((process.env.WORKLOADS ?? 'hot,presence,idle,join').split(','))
+const BEFORE = process.env.SCALE_BEFORE === undefined || process.env.SCALE_BEFORE === '' ? null : process.env.SCALE_BEFORE
+const ROUNDS = Number(process.env.ROUNDS ?? 1)
 const CLUSTER_PROCESSES = 3
-for (const [name, value] of Object.entries({ BENCH_SECONDS: SECONDS, WRITERS, MOVERS, IDLE, JOINERS, JOIN_MB })) {
+for (const [name, value] of Object.entries({ BENCH_SECONDS: SECONDS, ROUNDS, WRITERS, MOVERS, IDLE, JOINERS, JOIN_MB })) {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${value}`)
 }
 
@@ -159,9 +168,11 @@ async function typeInHotRoom(servers: Server[]) {
   await sleep(SECONDS * 1000)
   for (const timer of timers) clearTimeout(timer)
   const seconds = (performance.now() - start) / 1000
-  const cpu = (serverTicks() - ticks) / CLOCK_TICKS / seconds
   const deadline = performance.now() + 10_000
   while (delivered < sent * (WRITERS - 1) && performance.now() < deadline) await sleep(20)
+  // The CPU of the whole work, backlog included, per second of typing: a server that falls behind on a loaded
+  // machine relays the rest after the typing stops, and counting only the typing seconds would leave that out.
+  const cpu = (serverTicks() - ticks) / CLOCK_TICKS / seconds
   const frames = clients.reduce((n, c) => n + c.updateFrames, 0) / WRITERS / seconds
   for (const client of clients) client.close()
   return { frames, cpu, p99: percentile(latencies, 0.99), deliveredFraction: delivered / (sent * (WRITERS - 1)) }
@@ -240,10 +251,10 @@ function joinStorm(server: Server) {
   return joinStormOf(server, false)
 }
 
-async function cotext(): Promise<Server> {
+async function cotext(root?: string, name = 'cotext'): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), 'cotext-scale-'))
-  const { child, port } = await startCotext(dir, { MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000', MAX_APPLY_MS: '3600000' })
-  return { name: 'cotext', pid: child.pid!, port, stop: async () => { await stopServer(child); rmSync(dir, { recursive: true, force: true }) } }
+  const { child, port } = await startCotext(dir, { MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000', MAX_APPLY_MS: '3600000' }, root)
+  return { name, pid: child.pid!, port, stop: async () => { await stopServer(child); rmSync(dir, { recursive: true, force: true }) } }
 }
 
 /** CLUSTER_PROCESSES Cotext processes in cluster mode, on a Redis and a PostgreSQL of their own. */
@@ -274,33 +285,54 @@ async function stock(): Promise<Server> {
   return { name: 'stock', pid: child.pid!, port, stop: () => stopServer(child) }
 }
 
+/** Each figure's mean over the rounds. */
+function meanOf(rounds: ReadonlyArray<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.keys(rounds[0]!).map((key) => [key, rounds.reduce((sum, round) => sum + round[key]!, 0) / rounds.length]))
+}
+
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a')
 const verdict = (ok: boolean): string => (ok ? 'reached' : 'NOT reached')
 
 console.log(`server at scale: ${SECONDS} s per workload, ${WRITERS} writers, ${MOVERS} movers, ${IDLE} idle connections, ${JOINERS} joiners of ${JOIN_MB} MB${CLUSTER ? `, the hot room over ${CLUSTER_PROCESSES} cluster processes` : ''}`)
-const workloads = [
-  ['hot room', hotRoom],
-  ['presence storm', presenceStorm],
-  ['idle connections', idleConnections],
-  ['join storm', joinStorm],
-] as const
+const workloads = (
+  [
+    ['hot room', hotRoom, 'hot'],
+    ['presence storm', presenceStorm, 'presence'],
+    ['idle connections', idleConnections, 'idle'],
+    ['join storm', joinStorm, 'join'],
+  ] as const
+).filter(([, , key]) => WORKLOADS.has(key))
+const before = BEFORE === null ? null : checkoutOf(BEFORE)
+const starts: Array<() => Promise<Server>> = [() => cotext(), ...(before === null ? [] : [() => cotext(before.root, `cotext ${BEFORE}`)]), stock]
 const results: Record<string, { cotext: Record<string, number>; stock: Record<string, number> }> = {}
 for (const [name, run] of workloads) {
-  const pair: Record<string, Record<string, number>> = {}
-  for (const start of [cotext, stock]) {
-    const server = await start()
-    try {
-      pair[server.name] = await (run as (server: Server) => Promise<Record<string, number>>)(server)
-    } finally {
-      await server.stop()
+  const rounds: Record<string, Array<Record<string, number>>> = {}
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const start of starts) {
+      const server = await start()
+      let figures: Record<string, number>
+      try {
+        figures = await (run as (server: Server) => Promise<Record<string, number>>)(server)
+      } finally {
+        await server.stop()
+      }
+      ;(rounds[server.name] ??= []).push(figures)
+      console.log(`  ${name}, ${server.name}${ROUNDS > 1 ? ` (round ${round})` : ''}: ${Object.entries(figures).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`)
     }
-    console.log(`  ${name}, ${server.name}: ${Object.entries(pair[server.name]!).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`)
   }
-  results[name] = pair as { cotext: Record<string, number>; stock: Record<string, number> }
+  const means = Object.fromEntries(Object.entries(rounds).map(([server, all]) => [server, meanOf(all)]))
+  if (ROUNDS > 1) for (const [server, mean] of Object.entries(means)) console.log(`  ${name}, ${server}, mean of ${ROUNDS}: ${Object.entries(mean).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`)
+  if (BEFORE !== null) {
+    const after = means.cotext!
+    const earlier = means[`cotext ${BEFORE}`]!
+    console.log(`  ${name}, cotext ÷ cotext ${BEFORE}: ${Object.keys(after).map((k) => `${k} ${ratio(after[k]!, earlier[k]!)}`).join(', ')}`)
+  }
+  results[name] = means as { cotext: Record<string, number>; stock: Record<string, number> }
 }
+before?.remove()
 
 let clustered: Record<string, number> | null = null
-if (CLUSTER) {
+if (CLUSTER && WORKLOADS.has('hot')) {
   const cluster = await cotextCluster()
   try {
     clustered = await typeInHotRoom(cluster.servers)
@@ -310,18 +342,18 @@ if (CLUSTER) {
   console.log(`  hot room, cotext over ${CLUSTER_PROCESSES} cluster processes: ${Object.entries(clustered).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`)
 }
 
-const hot = results['hot room']!
-const storm = results['presence storm']!
-const idle = results['idle connections']!
-const join_ = results['join storm']!
+const hot = results['hot room']
+const storm = results['presence storm']
+const idle = results['idle connections']
+const join_ = results['join storm']
 console.log('targets (Cotext ÷ stock in this run):')
-console.log(`  hot room: ${hot.cotext.frames!.toFixed(1)} frames/client/s (target <= 60: ${verdict(hot.cotext.frames! <= 60)}), delivered ${(hot.cotext.deliveredFraction! * 100).toFixed(2)}%, CPU ${ratio(hot.cotext.cpu!, hot.stock.cpu!)} stock's (target <= 0.5x: ${verdict(hot.cotext.cpu! <= 0.5 * hot.stock.cpu!)}), p99 ${hot.cotext.p99!.toFixed(1)} ms vs ${hot.stock.p99!.toFixed(1)} ms (target <= stock: ${verdict(hot.cotext.p99! <= hot.stock.p99!)})`)
-console.log(`  presence storm: ${storm.cotext.frames!.toFixed(1)} awareness frames/client/s (target <= 100: ${verdict(storm.cotext.frames! <= 100)}), p99 ${storm.cotext.p99!.toFixed(1)} ms vs ${storm.stock.p99!.toFixed(1)} ms (target <= 250 ms: ${verdict(storm.cotext.p99! <= 250)}), connected ${storm.cotext.connected}/${MOVERS} (stock ${storm.stock.connected}/${MOVERS})`)
-console.log(`  idle: ${idle.cotext.cpuMicros!.toFixed(2)} µs CPU per connection-second (target <= 6: ${verdict(idle.cotext.cpuMicros! <= 6)}; stock ${idle.stock.cpuMicros!.toFixed(2)}), ${idle.cotext.kbPerConnection!.toFixed(1)} KB per connection vs ${idle.stock.kbPerConnection!.toFixed(1)} KB (${ratio(idle.cotext.kbPerConnection!, idle.stock.kbPerConnection!)}; target <= 1x: ${verdict(idle.cotext.kbPerConnection! <= idle.stock.kbPerConnection!)})`)
-console.log(`  join storm: all synced in ${join_.cotext.seconds!.toFixed(1)} s vs ${join_.stock.seconds!.toFixed(1)} s (${ratio(join_.cotext.seconds!, join_.stock.seconds!)}; target <= 0.5x: ${verdict(join_.cotext.seconds! <= 0.5 * join_.stock.seconds!)}), peak ${join_.cotext.peakMb!.toFixed(0)} MB (target <= 2048: ${verdict(join_.cotext.peakMb! <= 2048)}), bystander ${join_.cotext.bystanderMs!.toFixed(0)} ms (target <= 250: ${verdict(join_.cotext.bystanderMs! <= 250)})`)
-if (clustered !== null) {
+if (hot !== undefined) console.log(`  hot room: ${hot.cotext.frames!.toFixed(1)} frames/client/s (target <= 60: ${verdict(hot.cotext.frames! <= 60)}), delivered ${(hot.cotext.deliveredFraction! * 100).toFixed(2)}%, CPU ${ratio(hot.cotext.cpu!, hot.stock.cpu!)} stock's (target <= 0.5x: ${verdict(hot.cotext.cpu! <= 0.5 * hot.stock.cpu!)}), p99 ${hot.cotext.p99!.toFixed(1)} ms vs ${hot.stock.p99!.toFixed(1)} ms (target <= stock: ${verdict(hot.cotext.p99! <= hot.stock.p99!)})`)
+if (storm !== undefined) console.log(`  presence storm: ${storm.cotext.frames!.toFixed(1)} awareness frames/client/s (target <= 100: ${verdict(storm.cotext.frames! <= 100)}), p99 ${storm.cotext.p99!.toFixed(1)} ms vs ${storm.stock.p99!.toFixed(1)} ms (target <= 250 ms: ${verdict(storm.cotext.p99! <= 250)}), connected ${storm.cotext.connected}/${MOVERS} (stock ${storm.stock.connected}/${MOVERS})`)
+if (idle !== undefined) console.log(`  idle: ${idle.cotext.cpuMicros!.toFixed(2)} µs CPU per connection-second (target <= 6: ${verdict(idle.cotext.cpuMicros! <= 6)}; stock ${idle.stock.cpuMicros!.toFixed(2)}), ${idle.cotext.kbPerConnection!.toFixed(1)} KB per connection vs ${idle.stock.kbPerConnection!.toFixed(1)} KB (${ratio(idle.cotext.kbPerConnection!, idle.stock.kbPerConnection!)}; target <= 1x: ${verdict(idle.cotext.kbPerConnection! <= idle.stock.kbPerConnection!)})`)
+if (join_ !== undefined) console.log(`  join storm: all synced in ${join_.cotext.seconds!.toFixed(1)} s vs ${join_.stock.seconds!.toFixed(1)} s (${ratio(join_.cotext.seconds!, join_.stock.seconds!)}; target <= 0.5x: ${verdict(join_.cotext.seconds! <= 0.5 * join_.stock.seconds!)}), peak ${join_.cotext.peakMb!.toFixed(0)} MB (target <= 2048: ${verdict(join_.cotext.peakMb! <= 2048)}), bystander ${join_.cotext.bystanderMs!.toFixed(0)} ms (target <= 250: ${verdict(join_.cotext.bystanderMs! <= 250)})`)
+if (clustered !== null && hot !== undefined) {
   // The stock server has no cluster mode: the cluster's figures are set beside the stock server's one process (and Cotext's).
   console.log(`  hot room over ${CLUSTER_PROCESSES} cluster processes (stock: one process, it has no cluster mode): ${clustered.frames!.toFixed(1)} frames/client/s (target <= 60: ${verdict(clustered.frames! <= 60)}), delivered ${(clustered.deliveredFraction! * 100).toFixed(2)}% (target 100%: ${verdict(clustered.deliveredFraction! >= 1)}), CPU summed over the processes ${clustered.cpu!.toFixed(2)} cores = ${ratio(clustered.cpu!, hot.stock.cpu!)} the stock server's (target <= 0.5x: ${verdict(clustered.cpu! <= 0.5 * hot.stock.cpu!)}; ${ratio(clustered.cpu!, hot.cotext.cpu!)} Cotext's one process), p99 ${clustered.p99!.toFixed(1)} ms vs stock ${hot.stock.p99!.toFixed(1)} ms (target <= stock: ${verdict(clustered.p99! <= hot.stock.p99!)}; Cotext's one process ${hot.cotext.p99!.toFixed(1)} ms)`)
 }
-await runJoinStorms({ before: process.env.JOIN_BEFORE, measured: { stock: join_.stock as unknown as JoinResult, cotext: join_.cotext as unknown as JoinResult } })
+if (join_ !== undefined) await runJoinStorms({ before: process.env.JOIN_BEFORE, measured: { stock: join_.stock as unknown as JoinResult, cotext: join_.cotext as unknown as JoinResult } })
 process.exit(0)

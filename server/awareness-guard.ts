@@ -5,6 +5,7 @@ import { Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
 import { decodeAwarenessEntries, encodeAwarenessEntries, encodeAwarenessMessage } from './protocol.ts'
 import type { AwarenessEntry } from './protocol.ts'
+import { changedClients } from './transaction-update.ts'
 
 /**
  * Who may publish awareness under which client id, and how large a state may be, checked on
@@ -38,11 +39,12 @@ export interface AwarenessGuardOptions {
 }
 
 export class AwarenessOwners {
-  private readonly owners = new Map<number, Owner>()
+  // One per room; each made when first written (an idle room's stay empty, and an empty Map still holds a table).
+  private owners: Map<number, Owner> | null = null
   /** Per client id: who has written document updates as that Yjs client (connections weakly: they close). */
-  private readonly writers = new Map<number, { subjects: Set<string>; connections: WeakSet<Connection> }>()
+  private writers: Map<number, { subjects: Set<string>; connections: WeakSet<Connection> }> | null = null
   /** Per connection: the last state it published under an id it could not claim. */
-  private readonly refused = new WeakMap<Connection, AwarenessEntry>()
+  private refused: WeakMap<Connection, AwarenessEntry> | null = null
 
   /**
    * Forgets the ids owned by `connection` itself (ids owned by a subject stay owned). Called as
@@ -51,7 +53,7 @@ export class AwarenessOwners {
    * found dead), the closing one lets go of the id, so that the user's state stays.
    */
   release(connection: Connection, roomConnections: Iterable<Connection>): void {
-    for (const [clientId, owner] of this.owners) if (owner === connection) this.owners.delete(clientId)
+    if (this.owners !== null) for (const [clientId, owner] of this.owners) if (owner === connection) this.owners.delete(clientId)
     const clientId = connection.awarenessClientId
     if (clientId === null) return
     for (const other of roomConnections) {
@@ -61,7 +63,7 @@ export class AwarenessOwners {
 
   /** Whether `connection` may take `clientId` as its own, with `others` the room's other connections. */
   mayClaim(connection: Connection, clientId: number, others: Iterable<Connection>): boolean {
-    const owner = this.owners.get(clientId)
+    const owner = this.owners?.get(clientId)
     const outranks = (holder: Owner): boolean => this.hasWritten(ownerOf(connection), clientId) && !this.hasWritten(holder, clientId)
     if (owner === undefined) {
       // Not owned yet: as before ownership, an id another open connection speaks for is taken.
@@ -76,6 +78,7 @@ export class AwarenessOwners {
   claim(connection: Connection, clientId: number, roomConnections: Iterable<Connection> = []): void {
     for (const other of roomConnections) if (other !== connection && other.awarenessClientId === clientId) other.awarenessClientId = null
     connection.awarenessClientId = clientId
+    this.owners ??= new Map()
     this.owners.set(clientId, ownerOf(connection))
   }
 
@@ -85,17 +88,19 @@ export class AwarenessOwners {
    * id, an impostor's state included, so later ones need not be its own.
    */
   noteRefused(connection: Connection, entry: AwarenessEntry): void {
+    this.refused ??= new WeakMap()
     if (!this.refused.has(connection)) this.refused.set(connection, entry)
   }
 
   /** The state `connection` last tried to publish under `clientId` and could not, if any. */
   refusedState(connection: Connection, clientId: number): AwarenessEntry | null {
-    const entry = this.refused.get(connection)
+    const entry = this.refused?.get(connection)
     return entry !== undefined && entry.clientId === clientId ? entry : null
   }
 
   /** Records that `connection` wrote document updates as the Yjs client `clientId`. */
   recordWrite(connection: Connection, clientId: number): void {
+    this.writers ??= new Map()
     let writers = this.writers.get(clientId)
     if (writers === undefined) {
       writers = { subjects: new Set(), connections: new WeakSet() }
@@ -107,7 +112,7 @@ export class AwarenessOwners {
   }
 
   private hasWritten(owner: Owner, clientId: number): boolean {
-    const writers = this.writers.get(clientId)
+    const writers = this.writers?.get(clientId)
     if (writers === undefined) return false
     return typeof owner === 'string' ? writers.subjects.has(owner) : writers.connections.has(owner)
   }
@@ -150,12 +155,12 @@ export function reclaimOnWrite(room: AwarenessRoom, owners: AwarenessOwners, log
 
 /** One transaction of `writer`'s: see reclaimOnWrite. */
 function reclaim(room: AwarenessRoom, owners: AwarenessOwners, logger: Logger, writer: Connection, transaction: Y.Transaction): void {
-  for (const [clientId, clock] of transaction.afterState) {
-    if (clock <= (transaction.beforeState.get(clientId) ?? 0)) continue
+  for (const [clientId] of changedClients(transaction)) {
     owners.recordWrite(writer, clientId)
-    if (writer.awarenessClientId !== null || !writer.isOpen) continue
+    // Every update of a writer that publishes no awareness gets here: the room is walked without building anything until someone holds the id.
+    if (writer.awarenessClientId !== null || !writer.isOpen || !heldByOther(room, writer, clientId)) continue
     const holders = [...room.getConnections()].filter((other) => other !== writer && other.awarenessClientId === clientId)
-    if (holders.length === 0 || !owners.mayClaim(writer, clientId, room.getConnections())) continue
+    if (!owners.mayClaim(writer, clientId, room.getConnections())) continue
     owners.claim(writer, clientId, room.getConnections())
     logger.warn({ conn: writer.id, room: room.name, clientId, from: holders.map((holder) => holder.id) }, 'awareness id taken back by the connection that writes as it, from one that never did')
     const wanted = owners.refusedState(writer, clientId)
@@ -169,6 +174,12 @@ function reclaim(room: AwarenessRoom, owners: AwarenessOwners, logger: Logger, w
     const nextClock = (room.awareness.meta.get(clientId)?.clock ?? 0) + 1
     awarenessProtocol.applyAwarenessUpdate(room.awareness, encodeAwarenessEntries([{ ...wanted, clock: nextClock }]), null)
   }
+}
+
+/** Whether a connection of `room` other than `writer` speaks for `clientId`. */
+function heldByOther(room: AwarenessRoom, writer: Connection, clientId: number): boolean {
+  for (const other of room.getConnections()) if (other !== writer && other.awarenessClientId === clientId) return true
+  return false
 }
 
 /**

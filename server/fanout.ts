@@ -35,7 +35,8 @@ type Sender = Connection | null
  */
 export class RoomFanout {
   private updates: Array<{ update: Uint8Array; from: Sender }> = []
-  private readonly entries = new Map<number, { entry: AwarenessEntry; from: Sender }>()
+  /** Made by the first awareness relay: most rooms' documents change more often than anyone moves a cursor, and an idle room does neither. */
+  private entries: Map<number, { entry: AwarenessEntry; from: Sender }> | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
   private disposed = false
 
@@ -51,6 +52,7 @@ export class RoomFanout {
   /** Relays awareness entries (each client's state as it was published) to everyone but their sender. */
   relayAwareness(entries: readonly AwarenessEntry[], from: Sender): void {
     if (this.disposed) return
+    this.entries ??= new Map()
     // Re-inserted so that the Map's order stays the order of the latest publications.
     for (const entry of entries) {
       this.entries.delete(entry.clientId)
@@ -62,14 +64,14 @@ export class RoomFanout {
   /** Sends whatever waits now (the room is going away, or a test wants it out). */
   flush(): void {
     if (this.updates.length > 0) this.flushUpdates()
-    if (this.entries.size > 0) this.flushAwareness()
+    if (this.entries !== null && this.entries.size > 0) this.flushAwareness(this.entries)
   }
 
   /** Drops what waits and stops the timer: the room and its connections are gone. */
   dispose(): void {
     this.disposed = true
     this.updates = []
-    this.entries.clear()
+    this.entries = null
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
   }
@@ -84,7 +86,7 @@ export class RoomFanout {
 
   private readonly onWindowEnd = (): void => {
     this.timer = null
-    if (this.disposed || (this.updates.length === 0 && this.entries.size === 0)) return
+    if (this.disposed || (this.updates.length === 0 && (this.entries === null || this.entries.size === 0))) return
     this.flush()
     this.timer = setTimeout(this.onWindowEnd, this.windowMs())
   }
@@ -119,9 +121,9 @@ export class RoomFanout {
     }
   }
 
-  private flushAwareness(): void {
-    const batch = [...this.entries.values()]
-    this.entries.clear()
+  private flushAwareness(entries: Map<number, { entry: AwarenessEntry; from: Sender }>): void {
+    const batch = [...entries.values()]
+    entries.clear()
     this.options.metrics.presenceBatches += 1
     const everything = encodeAwarenessMessage(batch.map((b) => b.entry))
     const everythingFrame = binaryFrame(everything)

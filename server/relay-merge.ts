@@ -1,3 +1,4 @@
+import * as Y from 'yjs'
 import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
 
@@ -53,6 +54,21 @@ export function splitUpdate(update: Uint8Array): SplitUpdate | null {
   } catch {
     return null
   }
+}
+
+/**
+ * The merge of `updates` (v1), as `Y.mergeUpdates` makes it: by copying when no client has a section
+ * in two of them (what a room's store writes in one go is usually one update from each of several
+ * typists), else by Yjs.
+ */
+export function mergeUpdates(updates: readonly Uint8Array[]): Uint8Array {
+  const split: SplitUpdate[] = []
+  for (const update of updates) {
+    const parts = splitUpdate(update)
+    if (parts === null) return Y.mergeUpdates(updates as Uint8Array[])
+    split.push(parts)
+  }
+  return disjointClients(split) ? joinUpdates(split) : Y.mergeUpdates(updates as Uint8Array[])
 }
 
 /** Whether no client has a section in two of `updates` (then `joinUpdates` merges them). */

@@ -12,6 +12,7 @@ import { Connection } from './connection.ts'
 import type { RecordStore } from './records.ts'
 import { applyEdits, idSet, overlaps, planRestore, planRevert } from './revert.ts'
 import type { IdSet } from './revert.ts'
+import { changedClients } from './transaction-update.ts'
 import { VersionKeeper, textOfState } from './versions.ts'
 import type { VersionMeta, VersionSettings } from './versions.ts'
 
@@ -65,13 +66,14 @@ export class RoomHistory {
   readonly versions: VersionKeeper
   /** Updates refused so far, for tests and logs. */
   refused = 0
-  private readonly authors = new WeakMap<Connection, Author>()
+  // Made by the first write: an idle room holds neither (an empty Map or WeakMap still holds a table).
+  private authors: WeakMap<Connection, Author> | null = null
   /**
    * Unattested authors (no AUTH_SECRET, or a token without `sub`) of client ids nobody bound, by
    * the first connection that wrote with them: kept in memory only, so that an open server stores
    * no more than before; the authors map holds attested bindings.
    */
-  private readonly unattested = new Map<number, Author>()
+  private unattested: Map<number, Author> | null = null
   private started = false
   /** While loading: the ids the change log saw deleted within the revert window, whose content stays. */
   private keptAtLoad: IdSet | null = null
@@ -134,6 +136,9 @@ export class RoomHistory {
    * (as applying would) on a malformed update.
    */
   admit(connection: Connection, update: Uint8Array): boolean {
+    // Nothing to check in an update that holds nothing: what a client with an empty document answers
+    // the server's sync step 1 with (checking it would make the room's authors map for no write).
+    if (isEmptyUpdate(update)) return true
     const author = this.authorOf(connection)
     const verdict = checkUpdate(this.doc, update, author)
     if (!verdict.ok) {
@@ -143,6 +148,7 @@ export class RoomHistory {
       return false
     }
     if (verdict.bind.length > 0 && !author.attested) {
+      this.unattested ??= new Map()
       for (const client of verdict.bind) if (!this.unattested.has(client)) this.unattested.set(client, author)
     } else if (verdict.bind.length > 0) {
       this.doc.transact(() => {
@@ -155,6 +161,7 @@ export class RoomHistory {
 
   /** Who `connection` writes as: its token's subject when attested, else the connection itself. */
   authorOf(connection: Connection): Author {
+    this.authors ??= new WeakMap()
     let author = this.authors.get(connection)
     if (author === undefined) {
       author =
@@ -168,7 +175,7 @@ export class RoomHistory {
 
   authorship(): AuthorshipRun[] {
     const map = authorsMap(this.doc)
-    return authorshipRuns(this.text, (client) => boundAuthor(map, client) ?? this.unattested.get(client))
+    return authorshipRuns(this.text, (client) => boundAuthor(map, client) ?? this.unattested?.get(client))
   }
 
   changes(query: ChangeQuery): Promise<ChangeEntry[]> {
@@ -218,10 +225,17 @@ export class RoomHistory {
 
   private readonly onTransaction = (transaction: Y.Transaction): void => {
     const origin = transaction.origin
+    // A transaction that changed nothing (a new client's empty sync step 2) makes no author for its connection.
+    if (transaction.deleteSet.clients.size === 0 && changedClients(transaction).length === 0) return
     const author = origin instanceof Connection ? this.authorOf(origin) : origin instanceof RequestOrigin ? origin.author : null
     if (author === null) return
     if (this.journal.record(author, transaction) !== null && origin instanceof Connection) this.versions.noteEdit(author)
   }
+}
+
+/** Whether `update` (v1) is the empty update: no structs, no deletions. */
+function isEmptyUpdate(update: Uint8Array): boolean {
+  return update.length === 2 && update[0] === 0 && update[1] === 0
 }
 
 function sum(values: readonly number[]): number {

@@ -21,6 +21,7 @@ import type { StoreWriter } from './store-writer.ts'
 import type { RoomFollower } from './cluster/cluster-store.ts'
 import { REMOTE_ORIGIN } from './cluster/origin.ts'
 import { RoomHistory } from './room-history.ts'
+import { encodeTransactionUpdate } from './transaction-update.ts'
 import type { HistorySettings } from './room-history.ts'
 
 export interface RoomContext {
@@ -164,7 +165,7 @@ export class Room {
     // First: in cluster mode it may store the document, which must still be whole.
     this.unfollow?.()
     this.historyClosed = this.history?.close() ?? Promise.resolve()
-    this.doc.off('update', this.onUpdate)
+    this.doc.off('afterTransactionCleanup', this.onCleanup)
     this.awareness.off('update', this.onAwarenessUpdate)
     this.fanout.dispose()
     this.answers.dispose()
@@ -192,8 +193,8 @@ export class Room {
       return false
     }
     this.state = 'ready'
-    // Only now: while loading, a listener would make Yjs encode every stored update once more.
-    this.doc.on('update', this.onUpdate)
+    // Only now: while loading, it would encode every stored update once more.
+    this.doc.on('afterTransactionCleanup', this.onCleanup)
     this.history?.start()
     this.unfollow = this.context.follower?.follow(this) ?? null
     metrics.roomsLoaded += 1
@@ -314,6 +315,15 @@ export class Room {
   private isAwarenessIdHeld(clientId: number): boolean {
     for (const other of this.connections) if (other.awarenessClientId === clientId) return true
     return false
+  }
+
+  /**
+   * Each transaction's update, written where Yjs would write it for an 'update' listener, but for
+   * the clients it changed only (transaction-update.ts): Yjs reads every client of the document.
+   */
+  private readonly onCleanup = (transaction: Y.Transaction): void => {
+    const update = encodeTransactionUpdate(transaction)
+    if (update !== null) this.onUpdate(update, transaction.origin)
   }
 
   private readonly onUpdate = (update: Uint8Array, origin: unknown): void => {

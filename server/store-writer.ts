@@ -1,7 +1,7 @@
-import * as Y from 'yjs'
 import type { Logger } from 'pino'
 import type { Metrics } from './metrics.ts'
 import type { AppendEntry, Store } from './persistence.ts'
+import { mergeUpdates } from './relay-merge.ts'
 
 /** A loaded room as recovery sees it: its name, and its whole state (null while it loads). */
 export interface RecoverableRoom {
@@ -147,7 +147,8 @@ export class StoreWriter {
       if (updates === undefined) byRoom.set(room, [update])
       else updates.push(update)
     }
-    const entries: AppendEntry[] = [...byRoom].map(([room, updates]) => ({ room, update: updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates) }))
+    // Merged by copying when the updates come from different Yjs clients (relay-merge.ts): Y.mergeUpdates rebuilds every struct.
+    const entries: AppendEntry[] = [...byRoom].map(([room, updates]) => ({ room, update: updates.length === 1 ? updates[0]! : mergeUpdates(updates) }))
     try {
       await this.store.append(entries)
     } catch (error) {

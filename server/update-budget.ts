@@ -12,7 +12,17 @@ class Truncated extends Error {}
 
 class Reader {
   at = 0
-  constructor(private readonly bytes: Uint8Array) {}
+  readonly size: UpdateSize = { structs: 0, deletes: 0 }
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly limit: number,
+  ) {}
+
+  /** Counts `by` more of `field`; throws TOO_LARGE once the counts pass the limit together. */
+  count(field: keyof UpdateSize, by: number): void {
+    this.size[field] += by
+    if (this.size.structs + this.size.deletes > this.limit) throw TOO_LARGE
+  }
 
   byte(): number {
     if (this.at >= this.bytes.length) throw new Truncated()
@@ -61,12 +71,8 @@ export interface UpdateSize {
  * there); null when the update is malformed (left for Yjs to refuse).
  */
 export function measureUpdate(update: Uint8Array, limit: number): UpdateSize | 'too-large' | null {
-  const reader = new Reader(update)
-  const size: UpdateSize = { structs: 0, deletes: 0 }
-  const count = (field: keyof UpdateSize, by: number): void => {
-    size[field] += by
-    if (size.structs + size.deletes > limit) throw TOO_LARGE
-  }
+  // Counted by a method of the reader, not a closure made per update: this runs on every update a client sends.
+  const reader = new Reader(update, limit)
   try {
     const clients = reader.varUint()
     for (let c = 0; c < clients; c++) {
@@ -74,15 +80,15 @@ export function measureUpdate(update: Uint8Array, limit: number): UpdateSize | '
       reader.varUint() // client
       reader.varUint() // first clock
       for (let s = 0; s < structs; s++) {
-        count('structs', 1)
-        skipStruct(reader, count)
+        reader.count('structs', 1)
+        skipStruct(reader)
       }
     }
     const deleting = reader.varUint()
     for (let c = 0; c < deleting; c++) {
       reader.varUint() // client
       const ranges = reader.varUint()
-      count('deletes', ranges)
+      reader.count('deletes', ranges)
       for (let r = 0; r < ranges; r++) {
         reader.varUint()
         reader.varUint()
@@ -94,13 +100,13 @@ export function measureUpdate(update: Uint8Array, limit: number): UpdateSize | '
     if (error instanceof Truncated || error instanceof RangeError) return null
     throw error
   }
-  return size
+  return reader.size
 }
 
 const TOO_LARGE = new Error('too large')
 
 /** Skips one struct (Yjs's readStructs and readItemContent, v1). */
-function skipStruct(reader: Reader, count: (field: keyof UpdateSize, by: number) => void): void {
+function skipStruct(reader: Reader): void {
   const info = reader.byte()
   const ref = info & 0x1f
   if (ref === 0 || ref === 10) {
@@ -122,7 +128,7 @@ function skipStruct(reader: Reader, count: (field: keyof UpdateSize, by: number)
     case 2: {
       // JSON: an array of strings
       const length = reader.varUint()
-      count('structs', length)
+      reader.count('structs', length)
       for (let i = 0; i < length; i++) reader.skipBytes()
       return
     }
@@ -144,13 +150,13 @@ function skipStruct(reader: Reader, count: (field: keyof UpdateSize, by: number)
     case 8: {
       // values
       const length = reader.varUint()
-      count('structs', length)
-      for (let i = 0; i < length; i++) skipAny(reader, count)
+      reader.count('structs', length)
+      for (let i = 0; i < length; i++) skipAny(reader)
       return
     }
     case 9: // a sub-document: its guid and options
       reader.skipBytes()
-      skipAny(reader, count)
+      skipAny(reader)
       return
     default:
       throw new Truncated()
@@ -158,7 +164,7 @@ function skipStruct(reader: Reader, count: (field: keyof UpdateSize, by: number)
 }
 
 /** Skips one value in lib0's `writeAny` encoding, counting the elements of nested arrays and objects. */
-function skipAny(reader: Reader, count: (field: keyof UpdateSize, by: number) => void): void {
+function skipAny(reader: Reader): void {
   const type = reader.byte()
   switch (type) {
     case 127: // undefined
@@ -183,17 +189,17 @@ function skipAny(reader: Reader, count: (field: keyof UpdateSize, by: number) =>
     case 118: {
       // object: key, value pairs
       const length = reader.varUint()
-      count('structs', length)
+      reader.count('structs', length)
       for (let i = 0; i < length; i++) {
         reader.skipBytes()
-        skipAny(reader, count)
+        skipAny(reader)
       }
       return
     }
     case 117: {
       const length = reader.varUint()
-      count('structs', length)
-      for (let i = 0; i < length; i++) skipAny(reader, count)
+      reader.count('structs', length)
+      for (let i = 0; i < length; i++) skipAny(reader)
       return
     }
     default:

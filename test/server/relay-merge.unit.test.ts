@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { disjointClients, joinUpdates, splitUpdate } from '../../server/relay-merge.ts'
+import { disjointClients, joinUpdates, mergeUpdates, splitUpdate } from '../../server/relay-merge.ts'
 import { Random, fuzzSeeds } from '../helpers/random.ts'
 
 /** Issue 24: the fan-out's merge of a batch by copying bytes must equal Yjs's merge, for every kind of content. */
@@ -118,5 +118,28 @@ describe('relay-merge', () => {
     expect(splitUpdate(new Uint8Array([1, 1, 5, 0, 31]))).toBe(null) // a struct of an unknown kind
     expect(splitUpdate(new Uint8Array([1, 1]))).toBe(null) // cut short
     expect(splitUpdate(Y.mergeUpdates([...updates, new Uint8Array([0, 0])]).slice(0, -1))).toBe(null) // no delete set
+    // mergeUpdates (what the store writes) hands such batches to Yjs: the same bytes.
+    expect(mergeUpdates(updates)).toEqual(Y.mergeUpdates(updates))
+  })
+
+  it('mergeUpdates copies the updates of different clients into what Yjs would store', () => {
+    const writers = [3, 4, 5].map((clientID) => {
+      const doc = new Y.Doc()
+      doc.clientID = clientID
+      return doc
+    })
+    const updates = writers.map((doc, i) => {
+      doc.getText('text').insert(0, `writer ${i} `)
+      doc.getText('text').delete(0, 1)
+      return Y.encodeStateAsUpdate(doc)
+    })
+    const merged = mergeUpdates(updates)
+    const ours = new Y.Doc()
+    const theirs = new Y.Doc()
+    Y.applyUpdate(ours, merged)
+    Y.applyUpdate(theirs, Y.mergeUpdates(updates))
+    expect(ours.getText('text').toString()).toBe(theirs.getText('text').toString())
+    expect(Y.encodeStateAsUpdate(ours)).toEqual(Y.encodeStateAsUpdate(theirs))
+    expect(Y.parseUpdateMeta(merged)).toEqual(Y.parseUpdateMeta(Y.mergeUpdates(updates)))
   })
 })
