@@ -25,7 +25,7 @@ export default defineConfig({
         resolve: { alias: { yjs: 'yjs-oldest' } },
         test: {
           name: 'yjs-oldest',
-          include: ['test/buffer/yjs-conformance.test.ts'],
+          include: ['test/buffer/yjs-conformance.test.ts', 'test/buffer/transaction-update.test.ts'],
           env: { COTEXT_YJS: 'yjs 13.6.0' },
         },
       },

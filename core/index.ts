@@ -51,7 +51,7 @@ export type { FindStatus } from './buffer/scan.ts'
 /** Who wrote what: authorship runs, the change log's entries and authors, diffs against an earlier state. */
 export { AuthorshipRun, type TextDiff } from './collab/authorship.ts'
 /** The Yjs clients that wrote the current text, as runs in text order (one walk of the item list; the server's authorship). */
-export { visibleClientRuns, type ClientRun } from './buffer/yjs-internals.ts'
+export { visibleClientRuns, clientsChangedBy, encodeTransactionUpdate, type ClientRun } from './buffer/yjs-internals.ts'
 /** A change of the log (`getChanges`, `onDidAddChange`), its query, and the revert window it keeps deleted text for. */
 export type { ChangeEntry, ChangeQuery, RevertWindow } from './collab/change-log.ts'
 /** Who made a change (client, user, attested), and the map where the server binds clients to users. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { encodeTransactionUpdate } from '../../server/transaction-update.ts'
+import { encodeTransactionUpdate } from '../../core/buffer/yjs-internals.ts'
 import { Random, fuzzSeeds } from '../helpers/random.ts'
 
 /** Issue 24: the room writes each transaction's update itself, for the changed clients only; it must be Yjs's update, byte for byte. */
