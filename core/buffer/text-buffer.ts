@@ -4,7 +4,7 @@ import { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import { LineIndex, lineEndingLength, type Line } from './line-index.ts'
-import type { BufferChangeEvent, TextChange } from './text-change.ts'
+import { BufferChange, lastLineLength, lineBreakCount, type BufferChangeEvent, type TextChange } from './text-change.ts'
 import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../point/unicode.ts'
 import { withLineEndingPairs, withSplitSurrogates } from './edit-repair.ts'
 import { YTextChangeReader, diffChange, rawChangesFromDelta, type RawChange } from './ytext-changes.ts'
@@ -474,33 +474,25 @@ export class TextBuffer {
       if (deleteLength === 0 && insertText.length === 0) continue
       // One descent finds the row; a change that deletes within the row's content needs no other.
       const at = this.index.lineForOffset(offset)
-      const local = offset - at.rowStart
-      const start = new Point(at.row, local)
+      const row = at.row
+      const column = offset - at.rowStart
       let oldText: string
-      let oldEnd: Point
-      if (local + deleteLength <= at.line.length - lineEndingLength(at.line)) {
-        oldText = at.line.slice(local, local + deleteLength)
-        oldEnd = new Point(at.row, local + deleteLength)
+      let oldEndRow = row
+      let oldEndColumn = column + deleteLength
+      if (oldEndColumn <= at.line.length - lineEndingLength(at.line)) {
+        oldText = deleteLength === 0 ? '' : at.line.slice(column, oldEndColumn)
       } else {
         oldText = this.index.textBetween(offset, offset + deleteLength)
-        oldEnd = this.positionForOffsetUnclipped(offset + deleteLength)
+        const end = this.index.rowForOffset(offset + deleteLength)
+        oldEndRow = end.row
+        oldEndColumn = offset + deleteLength - end.rowStart
       }
       this.index.edit(offset, deleteLength, insertText, at)
       record.edits.push({ offset, deleteLength, insertText })
-      const oldRange = new Range(start, oldEnd)
-      const newRange = Range.fromText(start, insertText)
-      changes.push({
-        startOffset: offset,
-        oldLength: deleteLength,
-        newLength: insertText.length,
-        start,
-        oldExtent: oldRange.getExtent(),
-        newExtent: newRange.getExtent(),
-        oldRange,
-        newRange,
-        oldText,
-        newText: insertText,
-      })
+      // Rows and columns as numbers: the Points and Ranges are made only if a reader asks for them.
+      const breaks = lineBreakCount(insertText)
+      const newEndColumn = breaks === 0 ? column + insertText.length : lastLineLength(insertText)
+      changes.push(new BufferChange(offset, deleteLength, insertText.length, row, column, oldEndRow, oldEndColumn, row + breaks, newEndColumn, oldText, insertText))
     }
     if (changes.length === 0) return
     this.version++
@@ -511,11 +503,6 @@ export class TextBuffer {
     } finally {
       if (runAfterHooks) this.pipeline.runAfter()
     }
-  }
-
-  private positionForOffsetUnclipped(offset: number): Point {
-    const { row, rowStart } = this.index.rowForOffset(offset)
-    return new Point(row, offset - rowStart)
   }
 
   // Searching (Atom's scan API; the algorithm and its semantics are in scan.ts)
