@@ -34,6 +34,13 @@ export interface TextBufferOptions {
   stoppedChangingDelay?: number | undefined
 }
 
+/** One replacement of `setTextInOffsetRanges`: the text between two offsets of the current text, and what replaces it. */
+export interface OffsetReplacement {
+  readonly from: number
+  readonly to: number
+  readonly text: string
+}
+
 interface BufferEvents {
   'did-change': BufferChangeEvent
   'did-stop-changing': ChangeSet
@@ -348,6 +355,73 @@ export class TextBuffer {
     return this.delete(new Range([first, 0], [last, this.lineLengthForRow(last)]))
   }
 
+  /**
+   * Replaces several ranges in one write: `edits` are offsets in the text as it is now, sorted and not
+   * overlapping (touching is allowed), each with its new text (line endings as given). An offset
+   * inside a '\r\n' or a surrogate pair is taken back before it, as `positionForCharacterIndex` clips.
+   * Yjs gets the edits left to right in one transaction (the caller's, if one is open); the line index,
+   * the pipeline's stages and the change set see them in one pass, and `onDidChange` listeners get one
+   * event per change, each once all of them are applied. Returns, per edit, the offset where its new
+   * text ends in the text after the write. A multi-cursor keystroke is one such write.
+   */
+  setTextInOffsetRanges(edits: readonly OffsetReplacement[], options: { origin?: unknown } = {}): number[] {
+    let previousEnd = 0
+    for (const edit of edits) {
+      if (edit === null || typeof edit !== 'object') throw new TypeError('each edit must be {from, to, text}')
+      const { from, to, text } = edit
+      this.assertText(text, 'edit.text')
+      if (!Number.isInteger(from) || !Number.isInteger(to) || from > to || from < previousEnd || to > this.index.length) {
+        throw new RangeError(`edits must be sorted, not overlapping and inside the text (length ${this.index.length}); got ${from}..${to} after ${previousEnd}`)
+      }
+      previousEnd = to
+    }
+    return this.writeEach(edits, options.origin ?? this.origin)
+  }
+
+  /** `setTextInOffsetRanges` once its edits are checked: one transaction, the mirror updated in one pass. */
+  private writeEach(edits: readonly OffsetReplacement[], origin: unknown): number[] {
+    const ends: number[] = []
+    this.doc.transact((transaction) => {
+      const client = this.doc.clientID
+      const clockBefore = Y.getState(this.doc.store, client)
+      const raw: RawChange[] = []
+      let shift = 0
+      for (const edit of edits) {
+        // Clipping keeps the order: it never moves an offset back past a smaller one's clip.
+        const from = this.clipOffset(edit.from)
+        const to = edit.to === edit.from ? from : this.clipOffset(edit.to)
+        const text = edit.text
+        const deleteLength = to - from
+        const offset = from + shift
+        ends.push(offset + text.length)
+        if (deleteLength === 0 && text.length === 0) continue
+        if (deleteLength > 0) {
+          this.ytext.delete(offset, deleteLength)
+          this.changeReader.noteOwnDelete(offset, deleteLength)
+        }
+        if (text.length > 0) {
+          const clock = Y.getState(this.doc.store, client)
+          this.ytext.insert(offset, text)
+          this.changeReader.noteOwnInsert(client, clock, Y.getState(this.doc.store, client))
+        }
+        raw.push({ offset, deleteLength, insertText: text })
+        shift += text.length - deleteLength
+      }
+      if (raw.length === 0) return
+      // Nothing else writes as this client meanwhile: the inserted items are one run of clocks.
+      this.transactions.record(transaction).own.push([clockBefore, Y.getState(this.doc.store, client)])
+      this.applyChanges(raw, transaction, false, false, true)
+    }, origin)
+    return ends
+  }
+
+  /** The offset of the position an offset clips to, as `positionForCharacterIndex` clips it (one descent). */
+  private clipOffset(offset: number): number {
+    const { rowStart, line } = this.index.lineForOffset(offset)
+    const column = offset - rowStart
+    return rowStart + clipColumnOf(line, column, contentLength(line, column))
+  }
+
   /** Runs `fn` in one Yjs transaction with this buffer's origin (nested calls join the outer one). */
   transact<T>(fn: () => T, origin: unknown = this.origin): T {
     let result: T
@@ -461,7 +535,7 @@ export class TextBuffer {
     }
   }
 
-  private applyChanges(raw: readonly RawChange[], transaction: Y.Transaction, repairSurrogates = false, runAfterHooks = true): void {
+  private applyChanges(raw: readonly RawChange[], transaction: Y.Transaction, repairSurrogates = false, runAfterHooks = true, eventPerChange = false): void {
     if (raw.length === 0) return
     const origin = transaction.origin
     const local = transaction.local
@@ -499,7 +573,8 @@ export class TextBuffer {
     const bufferEvent: BufferChangeEvent = { changes, origin, local }
     this.pipeline.run(bufferEvent)
     try {
-      this.emitter.emit('did-change', bufferEvent)
+      if (!eventPerChange || changes.length === 1) this.emitter.emit('did-change', bufferEvent)
+      else for (const change of changes) this.emitter.emit('did-change', { changes: [change], origin, local })
     } finally {
       if (runAfterHooks) this.pipeline.runAfter()
     }
