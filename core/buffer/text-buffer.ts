@@ -415,6 +415,12 @@ export class TextBuffer {
     return ends
   }
 
+  /** The row of a character offset (clipped to the text), without making a `Point`. */
+  rowForCharacterIndex(offset: number): number {
+    const clamped = Math.max(0, Math.min(this.index.length, Math.floor(toFiniteNumber(offset))))
+    return this.index.lineForOffset(clamped).row
+  }
+
   /** The offset of the position an offset clips to, as `positionForCharacterIndex` clips it (one descent). */
   private clipOffset(offset: number): number {
     const { rowStart, line } = this.index.lineForOffset(offset)

@@ -86,6 +86,14 @@ export class SelectionList implements SelectionHost {
     return this.all().sort((a, b) => a.compare(b))
   }
 
+  /**
+   * Every selection by its buffer offsets (start, then end), as `ordered()` orders them by range, without
+   * resolving a position: what a keystroke at every cursor reads.
+   */
+  byOffset(): Selection[] {
+    return this.all().sort((a, b) => startOffset(a) - startOffset(b) || endOffset(a) - endOffset(b))
+  }
+
   /** The offsets of every selection, in the order added (the undo history's snapshot). */
   offsets(): { anchor: number; head: number }[] {
     return this.selections.map((s) => ({ anchor: s.marker.tailOffset, head: s.marker.headOffset }))
@@ -157,4 +165,12 @@ export class SelectionList implements SelectionHost {
   private ensureOne(): void {
     if (this.selections.length === 0 && !this.closed) this.add(this.createDefault())
   }
+}
+
+function startOffset({ marker }: Selection): number {
+  return Math.min(marker.headOffset, marker.tailOffset)
+}
+
+function endOffset({ marker }: Selection): number {
+  return Math.max(marker.headOffset, marker.tailOffset)
 }
