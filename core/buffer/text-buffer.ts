@@ -12,12 +12,14 @@ import type { ChangeSet } from './change-set.ts'
 import { TransactionChanges } from './transaction-changes.ts'
 import { ChangePipeline, type ChangeHook, type PipelineStage } from './pipeline.ts'
 import { StopChanging, type Schedule } from './stop-changing.ts'
+import { checkOffsetReplacements, writeOffsetReplacements, type OffsetReplacement } from './offset-write.ts'
 import { replaceAll, scanWithArguments, type ScanIterator, type ScanOptions } from './scan.ts'
 
 export type { BufferChangeEvent, TextChange } from './text-change.ts'
 
 export type { ChangeHook, PipelineStage } from './pipeline.ts'
 export type { Schedule } from './stop-changing.ts'
+export type { OffsetReplacement } from './offset-write.ts'
 
 export interface TextBufferOptions {
   /** The shared text. Default: a fresh doc's `getText('text')`. */
@@ -32,13 +34,6 @@ export interface TextBufferOptions {
   schedule?: Schedule | undefined
   /** How long changes must pause before `onDidStopChanging` (Atom's default: 300 ms). */
   stoppedChangingDelay?: number | undefined
-}
-
-/** One replacement of `setTextInOffsetRanges`: the text between two offsets of the current text, and what replaces it. */
-export interface OffsetReplacement {
-  readonly from: number
-  readonly to: number
-  readonly text: string
 }
 
 interface BufferEvents {
@@ -365,53 +360,16 @@ export class TextBuffer {
    * text ends in the text after the write. A multi-cursor keystroke is one such write.
    */
   setTextInOffsetRanges(edits: readonly OffsetReplacement[], options: { origin?: unknown } = {}): number[] {
-    let previousEnd = 0
-    for (const edit of edits) {
-      if (edit === null || typeof edit !== 'object') throw new TypeError('each edit must be {from, to, text}')
-      const { from, to, text } = edit
-      this.assertText(text, 'edit.text')
-      if (!Number.isInteger(from) || !Number.isInteger(to) || from > to || from < previousEnd || to > this.index.length) {
-        throw new RangeError(`edits must be sorted, not overlapping and inside the text (length ${this.index.length}); got ${from}..${to} after ${previousEnd}`)
-      }
-      previousEnd = to
-    }
-    return this.writeEach(edits, options.origin ?? this.origin)
-  }
-
-  /** `setTextInOffsetRanges` once its edits are checked: one transaction, the mirror updated in one pass. */
-  private writeEach(edits: readonly OffsetReplacement[], origin: unknown): number[] {
+    checkOffsetReplacements(edits, this.index.length)
     const ends: number[] = []
     this.doc.transact((transaction) => {
-      const client = this.doc.clientID
-      const clockBefore = Y.getState(this.doc.store, client)
-      const raw: RawChange[] = []
-      let shift = 0
-      for (const edit of edits) {
-        // Clipping keeps the order: it never moves an offset back past a smaller one's clip.
-        const from = this.clipOffset(edit.from)
-        const to = edit.to === edit.from ? from : this.clipOffset(edit.to)
-        const text = edit.text
-        const deleteLength = to - from
-        const offset = from + shift
-        ends.push(offset + text.length)
-        if (deleteLength === 0 && text.length === 0) continue
-        if (deleteLength > 0) {
-          this.ytext.delete(offset, deleteLength)
-          this.changeReader.noteOwnDelete(offset, deleteLength)
-        }
-        if (text.length > 0) {
-          const clock = Y.getState(this.doc.store, client)
-          this.ytext.insert(offset, text)
-          this.changeReader.noteOwnInsert(client, clock, Y.getState(this.doc.store, client))
-        }
-        raw.push({ offset, deleteLength, insertText: text })
-        shift += text.length - deleteLength
-      }
+      const clockBefore = Y.getState(this.doc.store, this.doc.clientID)
+      const raw = writeOffsetReplacements(this.ytext, this.changeReader, edits, (offset) => this.clipOffset(offset), ends)
       if (raw.length === 0) return
       // Nothing else writes as this client meanwhile: the inserted items are one run of clocks.
-      this.transactions.record(transaction).own.push([clockBefore, Y.getState(this.doc.store, client)])
+      this.transactions.record(transaction).own.push([clockBefore, Y.getState(this.doc.store, this.doc.clientID)])
       this.applyChanges(raw, transaction, false, false, true)
-    }, origin)
+    }, options.origin ?? this.origin)
     return ends
   }
 
