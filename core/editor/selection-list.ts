@@ -127,6 +127,7 @@ export class SelectionList implements SelectionHost {
       }
       return
     }
+    if (rule !== 'same-rows' && this.apartByOffsets()) return
     const shouldMerge =
       rule === 'same-rows'
         ? (previous: Selection, current: Selection) => {
@@ -141,6 +142,17 @@ export class SelectionList implements SelectionHost {
       if (last && shouldMerge(last, selection)) last.merge(selection, options)
       else last = selection
     }
+  }
+
+  /**
+   * Whether no two selections can touch, read from offsets alone (the common end of a keystroke): at
+   * least two characters apart, since clipping a position moves it back by one at most.
+   */
+  private apartByOffsets(): boolean {
+    if (this.selections.length < 2) return true
+    const ordered = this.byOffset()
+    for (let i = 1; i < ordered.length; i++) if (endOffset(ordered[i - 1]!) + 1 >= startOffset(ordered[i]!)) return false
+    return true
   }
 
   /** The end of an operation: merge as asked, then announce the added selections that survived. */
