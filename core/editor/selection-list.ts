@@ -43,6 +43,15 @@ export class SelectionList implements SelectionHost {
     return selection === this.last()
   }
 
+  reportsMoves(): boolean {
+    return this.emitter.hasListeners('did-change-cursor-position') || this.emitter.hasListeners('did-change-selection-range')
+  }
+
+  /** Every selection follows its marker's moves (the editor got a listener for them). */
+  followMoves(): void {
+    for (const selection of this.selections) selection.subscribeToMarker()
+  }
+
   lastCursor(): Cursor | undefined {
     return this.last().cursor
   }

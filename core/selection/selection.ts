@@ -78,8 +78,8 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
     this.editor = editor
     this.marker = marker
     this.cursor = new Cursor(this, editor, host, this.cursorState)
-    // A peer's selection resolves positions only when somebody listens; ours always feed the editor.
-    if (host.local) this.subscribeToMarker()
+    // A selection resolves its moves only when somebody needs them (see `needsMoves`).
+    if (this.needsMoves()) this.subscribeToMarker()
     marker.onDidDestroy(() => this.markerDidDestroy())
   }
 
@@ -117,7 +117,10 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
     return this.emitter.once('did-destroy', callback)
   }
 
-  /** Internal: a peer's cursor got a listener, so its marker must report moves. */
+  /**
+   * Internal: the selection follows its marker's moves from now on (a listener, a goal column to clear,
+   * an owner that reports moves). A local selection stops again once none of those is left.
+   */
   subscribeToMarker(): void {
     if (this.markerSubscription === null && !this.destroyed) {
       this.host.retain?.(this)
@@ -509,6 +512,24 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
     }
     this.emitter.emit('did-change-range', rangeEvent)
     this.host.selectionRangeChanged(rangeEvent)
+    if (this.host.local && !this.needsMoves()) {
+      this.markerSubscription?.dispose()
+      this.markerSubscription = null
+    }
+  }
+
+  /**
+   * Whether the marker's moves are needed: someone listens to the selection or its cursor, the owner
+   * reports them, or a goal column must be cleared when the head moves. Typing with nobody listening
+   * resolves no position for them.
+   */
+  private needsMoves(): boolean {
+    return (
+      this.cursorState.goalColumn !== null ||
+      this.emitter.hasListeners('did-change-range') ||
+      this.cursorState.emitter.hasListeners('did-change-position') ||
+      this.host.reportsMoves?.() === true
+    )
   }
 
   private markerDidDestroy(): void {

@@ -138,3 +138,40 @@ describe('typing at several cursors, against inserting at each selection in turn
     })
   }
 })
+
+describe('moves resolved only for those who need them', () => {
+  it('resolves no cursor move while nobody listens, and still clears the goal column', () => {
+    const editor = editorWith('abcdef\nab\nabcdef')
+    editor.setCursorBufferPosition([0, 5])
+    const marker = editor.getLastSelection().marker
+    expect(marker.hasChangeListeners()).toBe(false)
+    editor.moveDown()
+    expect(marker.hasChangeListeners()).toBe(true)
+    expect(editor.getCursorBufferPosition().toArray()).toEqual([1, 2])
+    editor.insertText('x')
+    expect(marker.hasChangeListeners()).toBe(false)
+    editor.moveDown()
+    expect(editor.getCursorBufferPosition().toArray()).toEqual([2, 3])
+  })
+
+  it('reports every cursor’s move by typing once the editor has a listener, from where it was then', () => {
+    const editor = editorWith('a|\nb|')
+    editor.insertText('x')
+    const moves: string[] = []
+    editor.onDidChangeCursorPosition((event) => moves.push(`${event.oldBufferPosition.toString()} -> ${event.newBufferPosition.toString()} ${event.textChanged}`))
+    editor.insertText('y')
+    expect(moves).toEqual(['(0, 2) -> (0, 3) true', '(1, 2) -> (1, 3) true'])
+  })
+
+  it('gives a selection listener added later the range from its own time', () => {
+    const editor = editorWith('ab|')
+    editor.moveDown()
+    editor.insertText('x')
+    editor.insertText('y')
+    const selection = editor.getLastSelection()
+    const ranges: string[] = []
+    selection.onDidChangeRange((event) => ranges.push(`${event.oldBufferRange.toString()} -> ${event.newBufferRange.toString()}`))
+    editor.insertText('z')
+    expect(ranges).toEqual(['[(0, 4) - (0, 4)] -> [(0, 5) - (0, 5)]'])
+  })
+})
