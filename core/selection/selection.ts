@@ -156,7 +156,8 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
 
   /** Whether the selection is a bare cursor. */
   isEmpty(): boolean {
-    return this.getBufferRange().isEmpty()
+    // Equal offsets need no positions; unequal ones may still clip to one position.
+    return this.marker.isEmpty() || this.getBufferRange().isEmpty()
   }
 
   /** Whether the selection lies on one screen row. */
