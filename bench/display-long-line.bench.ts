@@ -2,7 +2,7 @@
  * A keystroke in the middle of a 1 MB single-line document (minified code) against a keystroke in the
  * middle of an 80-column line of a 1 MB document, with soft wrap off and on (80 columns), through a
  * TextEditor (cursor, layout, markers, history). Target: <= 1.5x. Also prints bytes allocated per
- * keystroke. Then a keystroke at the end of the 1 MB single line against CodeMirror 6's EditorState doing
+ * keystroke; the last round types JavaScript, the language mode asked about the row at every keystroke. Then a keystroke at the end of the 1 MB single line against CodeMirror 6's EditorState doing
  * the same (type a character, delete it), interleaved. Target: <= 2x CodeMirror.
  * Run: npx tsx bench/display-long-line.bench.ts
  */
@@ -22,8 +22,8 @@ minified = minified.slice(0, SIZE)
 const LINE = 'const value = compute(alpha, beta, gamma) + 42; // a comment of some length here\n'.slice(-81)
 const lines = LINE.repeat(Math.ceil(SIZE / LINE.length)).slice(0, SIZE)
 
-function typist(text: string, softWrapped: boolean): () => { ms: number; bytes: number } {
-  const editor = new TextEditor({ text })
+function typist(text: string, softWrapped: boolean, language: 'text' | 'javascript'): () => { ms: number; bytes: number } {
+  const editor = new TextEditor({ text, language })
   editor.setSoftWrapped(softWrapped)
   const buffer = editor.getBuffer()
   const middle = buffer.positionForCharacterIndex(Math.floor(text.length / 2))
@@ -40,9 +40,12 @@ function typist(text: string, softWrapped: boolean): () => { ms: number; bytes: 
   }
 }
 
-for (const softWrapped of [false, true]) {
-  const long = typist(minified, softWrapped)
-  const short = typist(lines, softWrapped)
+// The JavaScript round indents both texts, so that every keystroke asks the indentation rules about its row.
+const cases = [[false, 'text'], [true, 'text'], [false, 'javascript']] as const
+for (const [softWrapped, language] of cases) {
+  const indent = language === 'javascript' ? '  ' : ''
+  const long = typist(indent + minified, softWrapped, language)
+  const short = typist(lines.replace(/^/gm, indent), softWrapped, language)
   const longTimes: number[] = []
   const shortTimes: number[] = []
   const longBytes: number[] = []
@@ -59,7 +62,7 @@ for (const softWrapped of [false, true]) {
   }
   const l = median(longTimes)
   const s = median(shortTimes)
-  const wrap = softWrapped ? 'on' : 'off'
+  const wrap = `${softWrapped ? 'on' : 'off'}${language === 'text' ? '' : `, ${language}`}`
   console.log(`display: keystroke in a 1 MB single line vs an 80-column line, soft wrap ${wrap}, per round: ${longTimes.map((t, i) => ratio(t / shortTimes[i]!)).join(' ')}`)
   console.log(
     `display: keystroke (type and backspace) in a 1 MB single line, soft wrap ${wrap}: ${ratio(l / s)} an 80-column line (${fmt(l)} vs ${fmt(s)}; ` +

@@ -18,7 +18,8 @@
  *   beyond the handshake), their positions made from the document that seeded the room;
  * - a 2 MB paste of JavaScript into an empty `.js` room, ctrl+v through the system clipboard: the
  *   keydown to the end of the first frame that shows the pasted lines, and the longest main-thread
- *   task from the keydown to PASTE_WATCH_MS after that frame.
+ *   task from the keydown to PASTE_WATCH_MS after that frame; then, per page, how many tasks in that
+ *   time were over 100 ms (the issue's target: none) and every task over 50 ms in order.
  *
  * `npx tsx bench/web-vs-codemirror.bench.ts` (or `npm run bench -- codemirror`). ROUNDS=n sets the
  * rounds (default 3). BENCH_PROFILE=dir builds our page unminified and writes a CPU profile (CDP
@@ -208,9 +209,14 @@ interface PageWindow {
 }
 
 /** The longest main-thread task that ran (in part) between `from` and `to`; 0 when none was over 50 ms. */
-function longestTask(page: Page, from: number, to: number): Promise<number> {
+async function longestTask(page: Page, from: number, to: number): Promise<number> {
+  return Math.max(0, ...(await longTasks(page, from, to)))
+}
+
+/** The durations of the main-thread tasks over 50 ms that ran (in part) between `from` and `to`, in order. */
+function longTasks(page: Page, from: number, to: number): Promise<number[]> {
   return page.evaluate(
-    ([a, b]) => Math.max(0, ...(window as unknown as PageWindow).__longTasks.filter(([start, duration]) => start + duration > a! && start < b!).map(([, duration]) => duration)),
+    ([a, b]) => (window as unknown as PageWindow).__longTasks.filter(([start, duration]) => start + duration > a! && start < b!).map(([, duration]) => duration),
     [from, to],
   )
 }
@@ -312,6 +318,8 @@ async function load(browser: Browser, server: ServerProcess, editor: Editor, roo
 interface Paste {
   paint: number
   longestTask: number
+  /** Every task over 50 ms from the keydown on, in order. */
+  longTasks: number[]
 }
 
 /** A fresh profile opens an empty room and pastes `text` with ctrl+v. */
@@ -339,7 +347,8 @@ async function paste(browser: Browser, server: ServerProcess, editor: Editor, ro
       await page.waitForTimeout(PASTE_WATCH_MS)
       const length = await page.evaluate(() => window.cotext?.editor.getBuffer().getLength() ?? window.codemirror!.view.state.doc.length)
       if (length !== text.length) throw new Error(`${editor} holds ${length} characters after pasting ${text.length}`)
-      return { paint: at - keydown, longestTask: await longestTask(page, keydown, at + PASTE_WATCH_MS) }
+      const tasks = await longTasks(page, keydown, at + PASTE_WATCH_MS)
+      return { paint: at - keydown, longestTask: Math.max(0, ...tasks), longTasks: tasks }
     })
   } finally {
     await context.close()
@@ -467,6 +476,12 @@ async function comparePastes(browser: Browser, server: ServerProcess): Promise<v
   }
   report(`a 2 MB paste: keydown to the frame showing it`, pastes.cotext.map((p) => p.paint), pastes.codemirror.map((p) => p.paint))
   report(`a 2 MB paste: longest main-thread task (to ${PASTE_WATCH_MS / 1000} s after that frame)`, pastes.cotext.map((p) => p.longestTask), pastes.codemirror.map((p) => p.longestTask))
+  // The issue's own target for the paste: no main-thread task over 100 ms.
+  for (const editor of EDITORS) {
+    const rounds = pastes[editor].map((p) => `[${p.longTasks.map(fmt).join(', ')}]`).join(', ')
+    const over = pastes[editor].map((p) => p.longTasks.filter((ms) => ms > 100).length)
+    console.log(`web-vs-codemirror: a 2 MB paste, ${editor}: tasks over 100 ms per round ${over.join(', ')} (target 0); every task over 50 ms, in order, per round: ${rounds}`)
+  }
 }
 
 await main()

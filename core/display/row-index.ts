@@ -35,6 +35,13 @@ export function packMeta(width: number, hasTab: boolean): number {
   return width * 2 + (hasTab ? 1 : 0)
 }
 
+/**
+ * The meta of a row not measured yet (one screen row, nothing wraps): wider than any row in practice (2^28 columns)
+ * and holding a tab, so that every setting change visits it and no query takes its columns to map one to one
+ * before it is measured. Still a small integer for V8, so the index's arrays stay arrays of small integers.
+ */
+export const UNMEASURED = packMeta(2 ** 28, true)
+
 export function metaWidth(meta: number): number {
   return (meta - (meta % 2)) / 2
 }

@@ -3,7 +3,7 @@ import type { BufferChangeEvent, TextChange } from '../buffer/text-change.ts'
 import { Point } from '../point/point.ts'
 import type { FoldSet } from './fold-set.ts'
 import { buildPieces, layoutDisplayLine, measureDisplayLine, measureEditedRow, measureRow, rewrapEditedLine, type DisplayLine, type LayoutSettings, type LineMeasure, type RowReader } from './layout.ts'
-import { RowIndex, metaHasTab, metaWidth, packMeta, type RowEntry } from './row-index.ts'
+import { RowIndex, UNMEASURED, metaHasTab, metaWidth, packMeta, type RowEntry } from './row-index.ts'
 import { ScreenPatch } from './screen-patch.ts'
 
 /** Reads lines one by one, switching to one bulk read when an update touches many rows. */
@@ -27,6 +27,11 @@ const CACHE_LIMIT = 256
 const KEEP_LAYOUT_FROM = 1000
 /** Rows longer than this are read around an edit only (the buffer keeps them in pieces). */
 const READ_AROUND_FROM = 4096
+/**
+ * An update laying out at least this many rows without soft wrap or folds leaves them unmeasured: each is one
+ * screen row whatever its text, and only its width and tab bit wait until a query or a setting needs them.
+ */
+const MEASURE_LAZILY_FROM = 1024
 
 /**
  * The screen rows of a buffer under a set of folds and layout settings, kept current incrementally:
@@ -40,6 +45,8 @@ export class ScreenLayout {
   private settings: LayoutSettings = { tabLength: 2, wrapColumn: Infinity, hangingIndent: 0 }
   private readonly cache = new Map<number, DisplayLine>()
   private readonly measure: LineMeasure = { rowCount: 1, width: 0, hasTab: false }
+  /** Set while a buffer change is being applied: the index and the buffer's rows may not match yet. */
+  private applying = false
 
   constructor(
     private readonly buffer: TextBuffer,
@@ -52,9 +59,24 @@ export class ScreenLayout {
     this.cache.clear()
   }
 
-  /** A display line of one buffer row, one screen row, no tab, no fold: columns map one to one. */
+  /**
+   * A display line of one buffer row, one screen row, no tab, no fold: columns map one to one. An unmeasured
+   * row is measured here (its screen rows do not change: it is one, as nothing wraps).
+   */
   isPlain(entry: RowEntry): boolean {
-    return entry.count === 1 && !metaHasTab(entry.meta) && (this.folds.size === 0 || !this.folds.hasMergedFoldOnRow(entry.row))
+    if (entry.count !== 1) return false
+    const meta = entry.meta === UNMEASURED ? this.measureNow(entry.row) : entry.meta
+    return !metaHasTab(meta) && (this.folds.size === 0 || !this.folds.hasMergedFoldOnRow(entry.row))
+  }
+
+  /** The meta of an unmeasured row, measured and kept (UNMEASURED while a buffer change is being applied). */
+  private measureNow(row: number): number {
+    if (this.applying || this.rows.rowCount !== this.buffer.getLineCount()) return UNMEASURED
+    measureRow(row, this.buffer.lineForRow(row) ?? '', this.settings, this.measure)
+    if (this.measure.rowCount !== 1) return UNMEASURED
+    const meta = packMeta(this.measure.width, this.measure.hasTab)
+    this.rows.set(row, 1, meta)
+    return meta
   }
 
   /** The layout of the display line that `ownerRow` starts (cached until the next change). */
@@ -72,6 +94,11 @@ export class ScreenLayout {
 
   layOutEverything(): void {
     this.cache.clear()
+    if (this.measuresLazily(this.buffer.getLineCount())) {
+      const count = this.buffer.getLineCount()
+      this.rows.reset(new Array<number>(count).fill(1), new Array<number>(count).fill(UNMEASURED))
+      return
+    }
     const lines = this.buffer.getLines()
     const counts: number[] = new Array(lines.length)
     const metas: number[] = new Array(lines.length)
@@ -112,14 +139,25 @@ export class ScreenLayout {
     this.rows.update(mayMatch, (row, count, meta, screenStart) => {
       if (count === 0 || !matches(meta)) return undefined
       this.measureDisplayLine(row, lineAt)
-      patch.splice(screenStart, count, measure.rowCount)
-      return { count: measure.rowCount, meta: packMeta(measure.width, measure.hasTab) }
+      const measured = packMeta(measure.width, measure.hasTab)
+      // A row not measured before is shown again only when the setting concerns what it turns out to hold.
+      if (meta !== UNMEASURED || measure.rowCount !== count || matches(measured)) patch.splice(screenStart, count, measure.rowCount)
+      return { count: measure.rowCount, meta: measured }
     })
     return patch
   }
 
   /** Follows one buffer change event: moves the folds and re-lays out the rows it touched. */
   applyBufferChange(event: BufferChangeEvent): ScreenPatch {
+    this.applying = true
+    try {
+      return this.followBufferChange(event)
+    } finally {
+      this.applying = false
+    }
+  }
+
+  private followBufferChange(event: BufferChangeEvent): ScreenPatch {
     const changes = event.changes
     if (this.editsOwnRows(changes)) {
       // Typing, at one cursor or several: each row is re-measured alone. A wrapped row's layout from
@@ -151,15 +189,18 @@ export class ScreenLayout {
       const first = this.rows.ownerRow(startRow)
       const last = this.rows.displayLineEnd(oldEndRow)
       const delta = change.newExtent.row - change.oldExtent.row
+      let settled = false
       if (delta !== 0) {
-        // The changed display lines become one-row placeholders until they are laid out below.
+        // The changed display lines become one-row placeholders until they are laid out below; many rows
+        // that are left unmeasured anyway are unmeasured placeholders, laid out as they stand.
         const rowCount = last - first + 1 + delta
+        settled = this.measuresLazily(rowCount)
         const screenStart = this.rows.screenStart(first)
         const oldCount = this.rows.screenStart(last + 1) - screenStart
-        this.rows.splice(first, last + 1, new Array<number>(rowCount).fill(1), new Array<number>(rowCount).fill(0))
+        this.rows.splice(first, last + 1, new Array<number>(rowCount).fill(1), new Array<number>(rowCount).fill(settled ? UNMEASURED : 0))
         patch.splice(screenStart, oldCount, rowCount)
       }
-      dirty = addDirtyRange(dirty, first, last, delta)
+      dirty = settled ? shiftDirtyRanges(dirty, first, last, delta) : addDirtyRange(dirty, first, last, delta)
       this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
     }
     if (!consistent || this.rows.rowCount !== this.buffer.getLineCount()) {
@@ -200,9 +241,9 @@ export class ScreenLayout {
     const row = change.startRow
     const entry = this.rows.lookup(row)
     // The entry measures the row alone unless a fold joined something to it before this change.
-    let measuredAlone = true
+    let measuredAlone = entry.meta !== UNMEASURED
     if (this.folds.size > 0) {
-      measuredAlone = !this.folds.hasMergedFoldOnRow(row)
+      measuredAlone &&= !this.folds.hasMergedFoldOnRow(row)
       this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
       const [first, last] = this.folds.displayLineRows(row)
       if (first !== row || last !== row || this.folds.hasMergedFoldOnRow(row)) {
@@ -298,6 +339,14 @@ export class ScreenLayout {
       start = widerStart
       end = widerEnd
     }
+    const screenStart = this.rows.screenStart(start)
+    const oldCount = this.rows.screenStart(end + 1) - screenStart
+    if (this.measuresLazily(end - start + 1)) {
+      const rowCount = end - start + 1
+      this.rows.splice(start, end + 1, new Array<number>(rowCount).fill(1), new Array<number>(rowCount).fill(UNMEASURED))
+      patch.splice(screenStart, oldCount, rowCount)
+      return end
+    }
     const counts: number[] = []
     const metas: number[] = []
     let newCount = 0
@@ -313,11 +362,14 @@ export class ScreenLayout {
       }
       row = last + 1
     }
-    const screenStart = this.rows.screenStart(start)
-    const oldCount = this.rows.screenStart(end + 1) - screenStart
     this.rows.splice(start, end + 1, counts, metas)
     patch.splice(screenStart, oldCount, newCount)
     return end
+  }
+
+  /** Whether `rowCount` rows are left unmeasured: many of them, nothing wraps, and no fold joins rows. */
+  private measuresLazily(rowCount: number): boolean {
+    return rowCount >= MEASURE_LAZILY_FROM && this.settings.wrapColumn === Infinity && this.folds.size === 0
   }
 
   /** Re-lays out row ranges in order, skipping rows an earlier range already covered. */
@@ -332,6 +384,15 @@ export class ScreenLayout {
       done = this.relayOutRows(start, end, patch, lineAt)
     }
   }
+}
+
+/**
+ * The dirty ranges of earlier changes after a change that replaced rows [first, last] by rows needing no layout:
+ * the ranges after it shifted; when one overlaps it, the change's rows join the dirty ranges after all.
+ */
+function shiftDirtyRanges(dirty: [number, number][], first: number, last: number, delta: number): [number, number][] {
+  if (dirty.some((range) => range[1] >= first && range[0] <= last)) return addDirtyRange(dirty, first, last, delta)
+  return dirty.map((range) => (range[0] > last ? [range[0] + delta, range[1] + delta] : range))
 }
 
 /**

@@ -67,6 +67,8 @@ export function assertTabLength(tabLength: unknown): asserts tabLength is number
 /** What the indentation rules read from a document. */
 export interface IndentSource {
   lineForRow(row: number): string
+  /** `row`'s leading whitespace: all an indent level needs, without reading a long row whole. */
+  indentationForRow(row: number): string
   isRowBlank(row: number): boolean
   /** The rules of the language at the start of `row`; null keeps the previous line's indentation. */
   rulesForRow(row: number): IndentRules | null
@@ -110,10 +112,9 @@ export function decreasedIndentLevel(source: IndentSource, row: number, options:
   // typed on at every keystroke.
   const rules = source.rulesForRow(row)
   if (!rules) return undefined
-  const line = source.lineForRow(row)
-  const current = indentLevelForLine(line, tabLength)
+  const current = indentLevelForLine(source.indentationForRow(row), tabLength)
   if (current === 0) return undefined
-  if (!rules.decrease(line, source.codeForRow(row))) return undefined
+  if (!rules.decrease(source.lineForRow(row), source.codeForRow(row))) return undefined
   const above = precedingRow(source, row, true)
   if (above === null) return undefined
   const aboveLine = source.lineForRow(above)

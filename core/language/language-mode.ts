@@ -5,6 +5,7 @@ import { decreasedIndentLevel, suggestedIndentLevel, type IndentOptions, type In
 import type { CommentStrings } from './language-spec.ts'
 import { languageSpec } from './languages/index.ts'
 import { isLanguageId, languageInfo, LANGUAGE_IDS, type LanguageId } from './registry.ts'
+import { leadingWhitespace } from './row-text.ts'
 import { ScopeDescriptor } from './scope-descriptor.ts'
 import type { LanguageMode } from './mode.ts'
 import { TreeLanguageMode } from './tree-language-mode.ts'
@@ -42,6 +43,7 @@ class PlainTextMode implements LanguageMode {
   constructor(private readonly buffer: TextBuffer) {
     this.indentSource = {
       lineForRow: (row) => buffer.lineForRow(row) ?? '',
+      indentationForRow: (row) => leadingWhitespace(buffer, row),
       isRowBlank: (row) => buffer.isRowBlank(row),
       rulesForRow: () => null,
       codeForRow: (row) => buffer.lineForRow(row) ?? '',

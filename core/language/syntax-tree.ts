@@ -57,6 +57,8 @@ export class IncrementalSyntaxTree {
   private pending: { parse: PartialParse; target: number } | null = null
   /** The last window parsed, valid until the next change. */
   private window: { tree: Tree; from: number; to: number } | null = null
+  /** Whether a change dropped a window since the last window was parsed. */
+  private editedSinceWindow = false
   private readonly budget: number
   private readonly resumeLine: RegExp | null
   private readonly subscription: Disposable
@@ -98,6 +100,14 @@ export class IncrementalSyntaxTree {
     const target = Math.min(length, offset + LOOK_AHEAD)
     if (this.tree !== null && this.parsedTo >= target) return this.tree
     if (this.resumeLine === null || this.unparsedBefore(target) <= this.budget) return this.treeUpTo(offset)
+    if (this.editedSinceWindow) {
+      // Someone is typing down there: a window is parsed afresh after every edit, so each one also takes the
+      // full parse a step further (a quarter of the budget). After a few keystrokes the full tree reaches the
+      // position and every keystroke after that re-parses only around its edit.
+      this.editedSinceWindow = false
+      this.parseTowards(Math.min(target, this.parsedTo + this.budget / 4), this.budget / 4, () => false)
+      if (this.parsedTo >= target) return this.tree!
+    }
     return this.windowTree(offset, target)
   }
 
@@ -210,6 +220,7 @@ export class IncrementalSyntaxTree {
 
   private bufferDidChange(changes: readonly TextChange[]): void {
     this.pending = null
+    this.editedSinceWindow ||= this.window !== null
     this.window = null
     for (const change of changes) this.parsedTo = Math.min(this.parsedTo, change.startOffset)
     if (this.fragments.length === 0) return

@@ -3,6 +3,7 @@ import { WebsocketProvider } from 'y-websocket'
 import { IndexeddbPersistence } from 'y-indexeddb'
 import type { Awareness } from 'y-protocols/awareness'
 import { ConnectionMonitor } from './connection.ts'
+import { DeferredUpdates } from './deferred-updates.ts'
 
 export interface SessionOptions {
   room: string
@@ -44,6 +45,9 @@ export class Session {
   /** Resolves on the first sync with the server. */
   readonly whenSynced: Promise<void>
   private refusal: Refusal | null = null
+  /** The providers' update listeners, run after a big local update's task (a paste) instead of inside it. */
+  private readonly sends: DeferredUpdates
+  private stores: DeferredUpdates | null = null
   private readonly refusalListeners = new Set<(refusal: Refusal) => void>()
   private readonly writableKey: string
   private readonly storage: Storage | null
@@ -60,6 +64,7 @@ export class Session {
       params: options.token ? { token: options.token } : {},
     })
     this.awareness = this.provider.awareness
+    this.sends = new DeferredUpdates(this.doc, this.provider._updateHandler, later(options.win))
     this.whenSynced = new Promise((resolve) => {
       const onSync = (synced: boolean): void => {
         if (!synced) return
@@ -97,6 +102,8 @@ export class Session {
   destroy(): void {
     this.destroyed = true
     this.connection.dispose()
+    this.sends.dispose(true)
+    this.stores?.dispose(true)
     this.provider.destroy()
     this.awareness.destroy()
     void this.persistence?.destroy()
@@ -106,6 +113,7 @@ export class Session {
   private openPersistence(): Promise<void> {
     const persistence = new IndexeddbPersistence(`cotext:${this.options.room}`, this.doc)
     this.persistence = persistence
+    this.stores = new DeferredUpdates(this.doc, persistence._storeUpdate, later(this.options.win))
     return persistence.whenSynced.then(() => undefined)
   }
 
@@ -127,8 +135,18 @@ export class Session {
     }
     const persistence = this.persistence
     this.persistence = null
+    // Nothing typed while refused is kept: what waits to be stored is dropped with the copy.
+    this.stores?.dispose(false)
+    this.stores = null
     void persistence?.destroy()
     for (const listener of this.refusalListeners) listener(this.refusal)
+  }
+}
+
+/** Runs a callback in a later task of the page. */
+function later(win: Window): (callback: () => void) => void {
+  return (callback) => {
+    win.setTimeout(callback, 0)
   }
 }
 

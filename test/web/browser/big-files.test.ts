@@ -54,6 +54,30 @@ describe('big files', () => {
     await user.context.close()
   }, 600_000)
 
+  it('a 2 MB paste and the keystroke typed right after it reach another user (the send leaves the paste task)', async () => {
+    const url = roomUrl(env.server, 'paste-relay.js', { name: 'Pia' })
+    const user = await openUser(env.browser, url)
+    const other = await openUser(env.browser, roomUrl(env.server, 'paste-relay.js', { name: 'Oto' }))
+    const { page } = user
+    await page.locator('[data-testid=editor]').focus()
+    const text = javascriptSource({ bytes: 2 * 1024 * 1024 })
+    // The paste and a keystroke in the same task: the keystroke's update is sent after the paste's.
+    await page.evaluate((t) => {
+      const data = new DataTransfer()
+      data.setData('text/plain', t)
+      document.activeElement!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+      window.cotext!.editor.insertText('!')
+    }, text)
+    const expected = `${text}!`
+    expect(await page.evaluate(() => window.cotext!.editor.getText().length)).toBe(expected.length)
+    await expect.poll(() => other.page.evaluate(() => window.cotext!.editor.getText().length), { timeout: 60_000 }).toBe(expected.length)
+    expect(await other.page.evaluate(() => window.cotext!.editor.getText())).toBe(expected)
+    // The other user's view shows the first rows of it, unmeasured rows and all.
+    await expect.poll(() => drawnRows(other.page), { timeout: 30_000 }).toContain(text.split('\n')[0])
+    expect([...user.errors, ...other.errors]).toEqual([])
+    await Promise.all([user.context.close(), other.context.close()])
+  }, 300_000)
+
   it('a new line in the middle of a 1 MB file is indented from the code around it', async () => {
     const text = javascriptSource({ bytes: 1024 * 1024 })
     const user = await openUserWithText(env.browser, roomUrl(env.server, 'middle-1mb.js', { name: 'Mia' }), text)
