@@ -1,5 +1,5 @@
 import { Emitter } from '../events/emitter.ts'
-import type { Disposable } from '../events/disposable.ts'
+import { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import type { ClipOptions, DisplayLayer } from '../display/display-layer.ts'
@@ -319,7 +319,12 @@ export class DisplayMarker {
   onDidChange(callback: (event: MarkerChangeEvent) => void): Disposable {
     if (this.snapshot === null) this.snapshot = this.takeSnapshot()
     if (!this.destroyed) this.layer.listen(this)
-    return this.emitter.on('did-change', callback)
+    const subscription = this.emitter.on('did-change', callback)
+    return new Disposable(() => {
+      subscription.dispose()
+      // With nobody listening the snapshot goes stale: the next listener starts from its own time.
+      if (!this.emitter.hasListeners('did-change')) this.snapshot = null
+    })
   }
 
   onDidDestroy(callback: () => void): Disposable {

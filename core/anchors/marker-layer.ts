@@ -343,8 +343,8 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
 
   /** Where positions stop moving in row/column terms: the next row's start for a change within one row. */
   private moveLimit(change: TextChange): number {
-    if (change.oldExtent.row !== 0 || change.newExtent.row !== 0) return Infinity
-    const row = change.newRange.end.row
+    const row = change.startRow
+    if (change.oldEndRow !== row || change.newEndRow !== row) return Infinity
     return row === this.buffer.getLastRow() ? Infinity : this.buffer.characterIndexForPosition([row + 1, 0])
   }
 

@@ -4,7 +4,7 @@ import { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import { LineIndex, lineEndingLength, type Line } from './line-index.ts'
-import type { BufferChangeEvent, TextChange } from './text-change.ts'
+import { BufferChange, lastLineLength, lineBreakCount, type BufferChangeEvent, type TextChange } from './text-change.ts'
 import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../point/unicode.ts'
 import { withLineEndingPairs, withSplitSurrogates } from './edit-repair.ts'
 import { YTextChangeReader, diffChange, rawChangesFromDelta, type RawChange } from './ytext-changes.ts'
@@ -12,12 +12,14 @@ import type { ChangeSet } from './change-set.ts'
 import { TransactionChanges } from './transaction-changes.ts'
 import { ChangePipeline, type ChangeHook, type PipelineStage } from './pipeline.ts'
 import { StopChanging, type Schedule } from './stop-changing.ts'
+import { checkOffsetReplacements, writeOffsetReplacements, type OffsetReplacement } from './offset-write.ts'
 import { replaceAll, scanWithArguments, type ScanIterator, type ScanOptions } from './scan.ts'
 
 export type { BufferChangeEvent, TextChange } from './text-change.ts'
 
 export type { ChangeHook, PipelineStage } from './pipeline.ts'
 export type { Schedule } from './stop-changing.ts'
+export type { OffsetReplacement } from './offset-write.ts'
 
 export interface TextBufferOptions {
   /** The shared text. Default: a fresh doc's `getText('text')`. */
@@ -348,6 +350,42 @@ export class TextBuffer {
     return this.delete(new Range([first, 0], [last, this.lineLengthForRow(last)]))
   }
 
+  /**
+   * Replaces several ranges in one write: `edits` are offsets in the text as it is now, sorted and not
+   * overlapping (touching is allowed), each with its new text (line endings as given). An offset
+   * inside a '\r\n' or a surrogate pair is taken back before it, as `positionForCharacterIndex` clips.
+   * Yjs gets the edits left to right in one transaction (the caller's, if one is open); the line index,
+   * the pipeline's stages and the change set see them in one pass, and `onDidChange` listeners get one
+   * event per change, each once all of them are applied. Returns, per edit, the offset where its new
+   * text ends in the text after the write. A multi-cursor keystroke is one such write.
+   */
+  setTextInOffsetRanges(edits: readonly OffsetReplacement[], options: { origin?: unknown } = {}): number[] {
+    checkOffsetReplacements(edits, this.index.length)
+    const ends: number[] = []
+    this.doc.transact((transaction) => {
+      const clockBefore = Y.getState(this.doc.store, this.doc.clientID)
+      const raw = writeOffsetReplacements(this.ytext, this.changeReader, edits, (offset) => this.clipOffset(offset), ends)
+      if (raw.length === 0) return
+      // Nothing else writes as this client meanwhile: the inserted items are one run of clocks.
+      this.transactions.record(transaction).own.push([clockBefore, Y.getState(this.doc.store, this.doc.clientID)])
+      this.applyChanges(raw, transaction, false, false, true)
+    }, options.origin ?? this.origin)
+    return ends
+  }
+
+  /** The row of a character offset (clipped to the text), without making a `Point`. */
+  rowForCharacterIndex(offset: number): number {
+    const clamped = Math.max(0, Math.min(this.index.length, Math.floor(toFiniteNumber(offset))))
+    return this.index.lineForOffset(clamped).row
+  }
+
+  /** The offset of the position an offset clips to, as `positionForCharacterIndex` clips it (one descent). */
+  private clipOffset(offset: number): number {
+    const { rowStart, line } = this.index.lineForOffset(offset)
+    const column = offset - rowStart
+    return rowStart + clipColumnOf(line, column, contentLength(line, column))
+  }
+
   /** Runs `fn` in one Yjs transaction with this buffer's origin (nested calls join the outer one). */
   transact<T>(fn: () => T, origin: unknown = this.origin): T {
     let result: T
@@ -461,7 +499,7 @@ export class TextBuffer {
     }
   }
 
-  private applyChanges(raw: readonly RawChange[], transaction: Y.Transaction, repairSurrogates = false, runAfterHooks = true): void {
+  private applyChanges(raw: readonly RawChange[], transaction: Y.Transaction, repairSurrogates = false, runAfterHooks = true, eventPerChange = false): void {
     if (raw.length === 0) return
     const origin = transaction.origin
     const local = transaction.local
@@ -474,48 +512,36 @@ export class TextBuffer {
       if (deleteLength === 0 && insertText.length === 0) continue
       // One descent finds the row; a change that deletes within the row's content needs no other.
       const at = this.index.lineForOffset(offset)
-      const local = offset - at.rowStart
-      const start = new Point(at.row, local)
+      const row = at.row
+      const column = offset - at.rowStart
       let oldText: string
-      let oldEnd: Point
-      if (local + deleteLength <= at.line.length - lineEndingLength(at.line)) {
-        oldText = at.line.slice(local, local + deleteLength)
-        oldEnd = new Point(at.row, local + deleteLength)
+      let oldEndRow = row
+      let oldEndColumn = column + deleteLength
+      if (oldEndColumn <= at.line.length - lineEndingLength(at.line)) {
+        oldText = deleteLength === 0 ? '' : at.line.slice(column, oldEndColumn)
       } else {
         oldText = this.index.textBetween(offset, offset + deleteLength)
-        oldEnd = this.positionForOffsetUnclipped(offset + deleteLength)
+        const end = this.index.rowForOffset(offset + deleteLength)
+        oldEndRow = end.row
+        oldEndColumn = offset + deleteLength - end.rowStart
       }
       this.index.edit(offset, deleteLength, insertText, at)
       record.edits.push({ offset, deleteLength, insertText })
-      const oldRange = new Range(start, oldEnd)
-      const newRange = Range.fromText(start, insertText)
-      changes.push({
-        startOffset: offset,
-        oldLength: deleteLength,
-        newLength: insertText.length,
-        start,
-        oldExtent: oldRange.getExtent(),
-        newExtent: newRange.getExtent(),
-        oldRange,
-        newRange,
-        oldText,
-        newText: insertText,
-      })
+      // Rows and columns as numbers: the Points and Ranges are made only if a reader asks for them.
+      const breaks = lineBreakCount(insertText)
+      const newEndColumn = breaks === 0 ? column + insertText.length : lastLineLength(insertText)
+      changes.push(new BufferChange(offset, deleteLength, insertText.length, row, column, oldEndRow, oldEndColumn, row + breaks, newEndColumn, oldText, insertText))
     }
     if (changes.length === 0) return
     this.version++
     const bufferEvent: BufferChangeEvent = { changes, origin, local }
     this.pipeline.run(bufferEvent)
     try {
-      this.emitter.emit('did-change', bufferEvent)
+      if (!eventPerChange || changes.length === 1) this.emitter.emit('did-change', bufferEvent)
+      else for (const change of changes) this.emitter.emit('did-change', { changes: [change], origin, local })
     } finally {
       if (runAfterHooks) this.pipeline.runAfter()
     }
-  }
-
-  private positionForOffsetUnclipped(offset: number): Point {
-    const { row, rowStart } = this.index.rowForOffset(offset)
-    return new Point(row, offset - rowStart)
   }
 
   // Searching (Atom's scan API; the algorithm and its semantics are in scan.ts)

@@ -22,15 +22,13 @@ export interface CollaborationHost {
   readonly buffer: TextBuffer
   /** The editor's own selections, in the order they were added. */
   getSelections(): Selection[]
-  /** True inside an editor operation: changes are published once, when it ends. */
+  /** True inside an editor operation: changes are published once, when it ends (`operationEnded`). */
   isBatching(): boolean
   /** The editor's text and settings, which peers' selections read like local ones. */
   readonly context: SelectionContext
   markRemoteOffsets(headOffset: number, tailOffset: number): DisplayMarker
   /** The editor's anchor index, where the peers' positions are kept and mapped with every marker. */
   readonly positionTracker: PositionTracker
-  onDidChangeCursorPosition(callback: () => void): Disposable
-  onDidChangeSelectionRange(callback: () => void): Disposable
   onDidAddSelection(callback: () => void): Disposable
   onDidRemoveSelection(callback: () => void): Disposable
 }
@@ -117,12 +115,7 @@ export class Collaboration {
       positions: this.positions,
       markRemoteOffsets: (head, tail) => host.markRemoteOffsets(head, tail),
     }
-    const selectionsChanged = () => {
-      if (!this.applyingRemote) this.markDirty()
-    }
     this.subscriptions.push(
-      host.onDidChangeCursorPosition(selectionsChanged),
-      host.onDidChangeSelectionRange(selectionsChanged),
       // Adding or removing a selection (a merge after a peer's edit too) is news peers cannot infer.
       host.onDidAddSelection(() => this.markDirty()),
       host.onDidRemoveSelection(() => this.markDirty()),
@@ -154,6 +147,16 @@ export class Collaboration {
 
   onDidRemovePeer(callback: (peer: Peer) => void): Disposable {
     return this.emitter.on('did-remove-peer', callback)
+  }
+
+  /**
+   * The editor's outermost operation ended: every change of our selections runs in one, so this is when
+   * they may have moved (unless a peer's change moved them: peers map our published positions alike).
+   * Publishing compares offsets first, so an operation that moved nothing sends nothing.
+   */
+  operationEnded(): void {
+    if (!this.applyingRemote) this.dirty = true
+    this.flush()
   }
 
   /** Publishes the selections if they changed and no operation or transaction is still running. */

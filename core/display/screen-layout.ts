@@ -158,14 +158,23 @@ export class ScreenLayout {
   }
 
   private followBufferChange(event: BufferChangeEvent): ScreenPatch {
-    const single = event.changes.length === 1 ? event.changes[0]! : null
-    // A wrapped row's layout from before the edit: typing re-wraps only around the edit.
-    const before = single ? this.cache.get(single.start.row) : undefined
-    this.cache.clear()
-    if (single) {
-      const patch = this.relayOutEditedRow(single, before)
-      if (patch) return patch
+    const changes = event.changes
+    if (this.editsOwnRows(changes)) {
+      // Typing, at one cursor or several: each row is re-measured alone. A wrapped row's layout from
+      // before the edit (read before the cache is cleared) lets it re-wrap only around the edit.
+      const patch = new ScreenPatch()
+      if (changes.length === 1) {
+        const before = this.cache.get(changes[0]!.startRow)
+        this.cache.clear()
+        this.relayOutEditedRow(changes[0]!, before, patch)
+        return patch
+      }
+      const befores = changes.map((change) => this.cache.get(change.startRow))
+      this.cache.clear()
+      for (let i = 0; i < changes.length; i++) this.relayOutEditedRow(changes[i]!, befores[i], patch)
+      return patch
     }
+    this.cache.clear()
     const oldScreenCount = this.rows.screenCount
     const patch = new ScreenPatch()
     let dirty: [number, number][] = []
@@ -210,17 +219,27 @@ export class ScreenLayout {
   }
 
   /**
-   * Typing: a change within one row that is a display line of its own and stays one. Re-measures that
-   * row alone; answers null (having changed nothing) when the change is not of that kind.
+   * Whether every change is typing in a row of its own: within one row that is a display line of its
+   * own and stays one, each on a later row than the one before (so each row, read now, is as that
+   * change left it).
    */
-  private relayOutEditedRow(change: TextChange, before: DisplayLine | undefined): ScreenPatch | null {
-    const row = change.start.row
-    if (change.oldExtent.row !== 0 || change.newExtent.row !== 0) return null
+  private editsOwnRows(changes: readonly TextChange[]): boolean {
     const rowCount = this.rows.rowCount
-    if (row >= rowCount || rowCount !== this.buffer.getLineCount()) return null
+    if (changes.length === 0 || rowCount !== this.buffer.getLineCount()) return false
+    let previous = -1
+    for (const change of changes) {
+      const row = change.startRow
+      if (row <= previous || change.oldEndRow !== row || change.newEndRow !== row || row >= rowCount) return false
+      if (this.rows.count(row) === 0 || (row + 1 < rowCount && this.rows.count(row + 1) === 0)) return false
+      previous = row
+    }
+    return true
+  }
+
+  /** Typing (see `editsOwnRows`): re-measures the change's row alone, into `patch`. */
+  private relayOutEditedRow(change: TextChange, before: DisplayLine | undefined, patch: ScreenPatch): void {
+    const row = change.startRow
     const entry = this.rows.lookup(row)
-    if (entry.count === 0 || (row + 1 < rowCount && this.rows.count(row + 1) === 0)) return null
-    const patch = new ScreenPatch()
     // The entry measures the row alone unless a fold joined something to it before this change.
     let measuredAlone = entry.meta !== UNMEASURED
     if (this.folds.size > 0) {
@@ -230,12 +249,12 @@ export class ScreenLayout {
       if (first !== row || last !== row || this.folds.hasMergedFoldOnRow(row)) {
         // A fold on this row: lay the row out the general way (the folds have moved already).
         this.relayOutRows(row, row, patch, (r) => this.buffer.lineForRow(r) ?? '')
-        return patch
+        return
       }
     }
     const measure = this.measure
     const { tabLength, wrapColumn } = this.settings
-    const start = change.start.column
+    const start = change.startColumn
     const end = start + change.newText.length
     // A long row is read around the edit only: measuring the edit needs the code units at its
     // edges, unless tabs are involved (their widths depend on the text back to the tab before).
@@ -266,7 +285,6 @@ export class ScreenLayout {
     }
     this.rows.set(row, measure.rowCount, packMeta(measure.width, measure.hasTab))
     patch.splice(entry.screenStart, entry.count, measure.rowCount)
-    return patch
   }
 
   /**

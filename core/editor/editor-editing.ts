@@ -7,6 +7,7 @@ import type { WriteOptions } from '../selection/host.ts'
 import { applyChanges, deletionRange } from './change-list.ts'
 import { lowerCase, replaceSelectionText, transposeSelection, upperCase } from './case-commands.ts'
 import { EditorSelections } from './editor-selections.ts'
+import { typeAtSelections } from './typing.ts'
 
 /**
  * The fourth layer of the TextEditor (see editor-model.ts): text changes at every selection — inserting,
@@ -23,12 +24,19 @@ export class EditorEditing extends EditorSelections implements DeleteMethods<Wri
     if (!this.willInsertText(text)) return false
     const autoIndent = this.getAutoIndent()
     const selectionOptions: InsertTextOptions = { autoIndentNewline: autoIndent, autoDecreaseIndent: autoIndent, ...options }
-    const insert = () =>
-      this.selections.ordered().map((selection) => {
+    const insert = () => {
+      // Typing is one write at every selection; other text goes selection by selection.
+      const typed = typeAtSelections(this, this.selections.byOffset(), text, selectionOptions)
+      if (typed !== null) {
+        if (this.emitter.hasListeners('did-insert-text')) for (const range of typed) this.emitter.emit('did-insert-text', { text, range })
+        return typed
+      }
+      return this.selections.ordered().map((selection) => {
         const range = selection.insertText(text, selectionOptions)
         this.emitter.emit('did-insert-text', { text, range })
         return range
       })
+    }
     return this.scope.write('insertText', options, insert, 'intersecting', options.groupUndo ? 300 : 0)
   }
 

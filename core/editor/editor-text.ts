@@ -323,9 +323,17 @@ export class EditorText extends EditorModel {
   /** Calls back after a selection was removed. */
   onDidRemoveSelection(callback: (selection: Selection) => void): Disposable { return this.emitter.on('did-remove-selection', callback) }
   /** Calls back after a cursor moved, by a command or by an edit (`textChanged`). */
-  onDidChangeCursorPosition(callback: (event: CursorPositionEvent) => void): Disposable { return this.emitter.on('did-change-cursor-position', callback) }
+  onDidChangeCursorPosition(callback: (event: CursorPositionEvent) => void): Disposable {
+    const subscription = this.emitter.on('did-change-cursor-position', callback)
+    this.selections.followMoves()
+    return subscription
+  }
   /** Calls back after a selection's range changed. */
-  onDidChangeSelectionRange(callback: (event: SelectionRangeEvent) => void): Disposable { return this.emitter.on('did-change-selection-range', callback) }
+  onDidChangeSelectionRange(callback: (event: SelectionRangeEvent) => void): Disposable {
+    const subscription = this.emitter.on('did-change-selection-range', callback)
+    this.selections.followMoves()
+    return subscription
+  }
   /** Calls back after `setReadOnly` changed the read-only state. */
   onDidChangeReadOnly(callback: (readOnly: boolean) => void): Disposable { return this.emitter.on('did-change-read-only', callback) }
   /** Calls back after `setLanguage` changed the language. */

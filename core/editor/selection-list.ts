@@ -43,6 +43,15 @@ export class SelectionList implements SelectionHost {
     return selection === this.last()
   }
 
+  reportsMoves(): boolean {
+    return this.emitter.hasListeners('did-change-cursor-position') || this.emitter.hasListeners('did-change-selection-range')
+  }
+
+  /** Every selection follows its marker's moves (the editor got a listener for them). */
+  followMoves(): void {
+    for (const selection of this.selections) selection.subscribeToMarker()
+  }
+
   lastCursor(): Cursor | undefined {
     return this.last().cursor
   }
@@ -86,6 +95,14 @@ export class SelectionList implements SelectionHost {
     return this.all().sort((a, b) => a.compare(b))
   }
 
+  /**
+   * Every selection by its buffer offsets (start, then end), as `ordered()` orders them by range, without
+   * resolving a position: what a keystroke at every cursor reads.
+   */
+  byOffset(): Selection[] {
+    return this.all().sort((a, b) => startOffset(a) - startOffset(b) || endOffset(a) - endOffset(b))
+  }
+
   /** The offsets of every selection, in the order added (the undo history's snapshot). */
   offsets(): { anchor: number; head: number }[] {
     return this.selections.map((s) => ({ anchor: s.marker.tailOffset, head: s.marker.headOffset }))
@@ -119,6 +136,7 @@ export class SelectionList implements SelectionHost {
       }
       return
     }
+    if (rule !== 'same-rows' && this.apartByOffsets()) return
     const shouldMerge =
       rule === 'same-rows'
         ? (previous: Selection, current: Selection) => {
@@ -133,6 +151,17 @@ export class SelectionList implements SelectionHost {
       if (last && shouldMerge(last, selection)) last.merge(selection, options)
       else last = selection
     }
+  }
+
+  /**
+   * Whether no two selections can touch, read from offsets alone (the common end of a keystroke): at
+   * least two characters apart, since clipping a position moves it back by one at most.
+   */
+  private apartByOffsets(): boolean {
+    if (this.selections.length < 2) return true
+    const ordered = this.byOffset()
+    for (let i = 1; i < ordered.length; i++) if (endOffset(ordered[i - 1]!) + 1 >= startOffset(ordered[i]!)) return false
+    return true
   }
 
   /** The end of an operation: merge as asked, then announce the added selections that survived. */
@@ -157,4 +186,12 @@ export class SelectionList implements SelectionHost {
   private ensureOne(): void {
     if (this.selections.length === 0 && !this.closed) this.add(this.createDefault())
   }
+}
+
+function startOffset({ marker }: Selection): number {
+  return Math.min(marker.headOffset, marker.tailOffset)
+}
+
+function endOffset({ marker }: Selection): number {
+  return Math.max(marker.headOffset, marker.tailOffset)
 }

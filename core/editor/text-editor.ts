@@ -58,7 +58,7 @@ export class TextEditor extends AtomCommands {
 
   /** @internal After the outermost operation: our selections are published to awareness, once. */
   override operationEnded(): void {
-    this.collaboration?.flush()
+    this.collaboration?.operationEnded()
   }
 
   // Collaboration
@@ -88,8 +88,6 @@ export class TextEditor extends AtomCommands {
       isBatching: () => this.scope.isActive(),
       markRemoteOffsets: (head, tail) => this.markerLayer.markOffsets(head, tail, { remote: true, invalidate: 'never' }),
       positionTracker: this.markerLayer,
-      onDidChangeCursorPosition: (callback) => this.onDidChangeCursorPosition(callback),
-      onDidChangeSelectionRange: (callback) => this.onDidChangeSelectionRange(callback),
       onDidAddSelection: (callback) => this.onDidAddSelection(callback),
       onDidRemoveSelection: (callback) => this.onDidRemoveSelection(callback),
     }

@@ -241,6 +241,8 @@ export class Cursor implements MoveMethods {
       if (screen) this.setScreenPosition(target, motion.clip)
       else this.setBufferPosition(target)
       this.state.goalColumn = motion.vertical ? target.column : null
+      // The goal column holds until the head moves: the selection must see that move.
+      if (motion.vertical) this.selection.subscribeToMarker()
     })
   }
 

@@ -100,6 +100,8 @@ export interface SelectionHost {
   lastCursor(): Cursor | undefined
   /** Someone listens to this selection or its cursor (a peer's objects are otherwise held weakly). */
   retain?(selection: Selection): void
+  /** Whether the owner passes every selection's moves on (`cursorMoved`, `selectionRangeChanged` have listeners). */
+  reportsMoves?(): boolean
 }
 
 /** The editor's text operations that selections call while editing (all inside `SelectionHost#write`). */

@@ -1,4 +1,5 @@
 import { Range } from '../point/range.ts'
+import type { WordOptions } from '../motions/word.ts'
 import type { Selection, SelectionEditing, WriteOptions } from './host.ts'
 
 export interface InsertTextOptions extends WriteOptions {
@@ -201,4 +202,12 @@ export function addSelectionVertically(selection: Selection, editing: SelectionE
     added.setGoalScreenRange(range)
     break
   }
+}
+
+/** Word options for a selection's queries: the cursor's non-word characters, with the caller's regex and flag. */
+export function wordOptionsFor(nonWordCharacters: string, options: { wordRegex?: RegExp; includeNonWordCharacters?: boolean }): WordOptions {
+  const result: WordOptions = { nonWordCharacters }
+  if (options.wordRegex !== undefined) result.wordRegex = options.wordRegex
+  if (options.includeNonWordCharacters !== undefined) result.includeNonWordCharacters = options.includeNonWordCharacters
+  return result
 }

@@ -2,7 +2,7 @@ import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import { selectWordRange, type WordOptions } from '../motions/word.ts'
+import { selectWordRange } from '../motions/word.ts'
 import type { DisplayMarker, MarkerChangeEvent } from '../anchors/display-marker.ts'
 import { Cursor, type CursorEvents, type CursorState } from './cursor.ts'
 import type { CursorPositionEvent, SelectionContext, SelectionHost, SelectionRangeEvent, WriteOptions } from './host.ts'
@@ -15,6 +15,7 @@ import {
   insertTextIntoSelection,
   joinSelectedLines,
   outdentSelectedRows,
+  wordOptionsFor,
   type InsertTextOptions,
 } from './selection-editing.ts'
 
@@ -78,8 +79,8 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
     this.editor = editor
     this.marker = marker
     this.cursor = new Cursor(this, editor, host, this.cursorState)
-    // A peer's selection resolves positions only when somebody listens; ours always feed the editor.
-    if (host.local) this.subscribeToMarker()
+    // A selection resolves its moves only when somebody needs them (see `needsMoves`).
+    if (this.needsMoves()) this.subscribeToMarker()
     marker.onDidDestroy(() => this.markerDidDestroy())
   }
 
@@ -117,7 +118,7 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
     return this.emitter.once('did-destroy', callback)
   }
 
-  /** Internal: a peer's cursor got a listener, so its marker must report moves. */
+  /** Internal: follows the marker's moves (see `needsMoves`; a local selection stops once they are not needed). */
   subscribeToMarker(): void {
     if (this.markerSubscription === null && !this.destroyed) {
       this.host.retain?.(this)
@@ -155,7 +156,8 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
 
   /** Whether the selection is a bare cursor. */
   isEmpty(): boolean {
-    return this.getBufferRange().isEmpty()
+    // Equal offsets need no positions; unequal ones may still clip to one position.
+    return this.marker.isEmpty() || this.getBufferRange().isEmpty()
   }
 
   /** Whether the selection lies on one screen row. */
@@ -233,7 +235,7 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
 
   /** Selects the word under the cursor and returns its range (Atom returns nothing; the seed does). */
   selectWord(options: { wordRegex?: RegExp; includeNonWordCharacters?: boolean } & SetRangeOptions = {}): Range {
-    const range = selectWordRange(this.editor.buffer, this.cursor.getBufferPosition(), this.wordOptions(options))
+    const range = selectWordRange(this.editor.buffer, this.cursor.getBufferPosition(), wordOptionsFor(this.cursor.getNonWordCharacters(), options))
     this.setBufferRange(range, options)
     this.wordwise = true
     this.initialScreenRange = this.getScreenRange()
@@ -469,13 +471,6 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
     return this.host.write(name, options, fn)
   }
 
-  private wordOptions(options: { wordRegex?: RegExp; includeNonWordCharacters?: boolean }): WordOptions {
-    const result: WordOptions = { nonWordCharacters: this.cursor.getNonWordCharacters() }
-    if (options.wordRegex !== undefined) result.wordRegex = options.wordRegex
-    if (options.includeNonWordCharacters !== undefined) result.includeNonWordCharacters = options.includeNonWordCharacters
-    return result
-  }
-
   private finalize(): void {
     if (!this.initialScreenRange || !this.initialScreenRange.isEqual(this.getScreenRange())) this.initialScreenRange = null
     if (this.isEmpty()) {
@@ -490,12 +485,8 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
     if (!oldHeadScreenPosition.isEqual(newHeadScreenPosition) || !oldHeadBufferPosition.isEqual(newHeadBufferPosition)) {
       this.cursorState.goalColumn = null
       const cursorEvent: CursorPositionEvent = {
-        oldBufferPosition: oldHeadBufferPosition,
-        oldScreenPosition: oldHeadScreenPosition,
-        newBufferPosition: newHeadBufferPosition,
-        newScreenPosition: newHeadScreenPosition,
-        textChanged,
-        cursor: this.cursor,
+        oldBufferPosition: oldHeadBufferPosition, oldScreenPosition: oldHeadScreenPosition, textChanged, cursor: this.cursor,
+        newBufferPosition: newHeadBufferPosition, newScreenPosition: newHeadScreenPosition,
       }
       this.cursorState.emitter.emit('did-change-position', cursorEvent)
       this.host.cursorMoved(cursorEvent)
@@ -509,6 +500,15 @@ export class Selection implements SelectMethods, DeleteMethods<WriteOptions> {
     }
     this.emitter.emit('did-change-range', rangeEvent)
     this.host.selectionRangeChanged(rangeEvent)
+    if (!this.host.local || this.needsMoves()) return
+    this.markerSubscription?.dispose()
+    this.markerSubscription = null
+  }
+
+  /** Whether moves are needed: a listener here or at the owner, or a goal column to clear when the head moves (typing resolves none otherwise). */
+  private needsMoves(): boolean {
+    const listened = this.emitter.hasListeners('did-change-range') || this.cursorState.emitter.hasListeners('did-change-position')
+    return listened || this.cursorState.goalColumn !== null || this.host.reportsMoves?.() === true
   }
 
   private markerDidDestroy(): void {

@@ -177,7 +177,7 @@ describe('peers', () => {
     // Internal helpers (private, or for the collaboration layer).
     const internal = new Set([
       'subscribeToMarker', 'destroyRemote', 'assertLocal', 'write', 'deleteAfterSelecting', 'addSelectionVertically', 'finalize',
-      'markerDidChange', 'markerDidDestroy', 'mergeWith', 'wordOptions', 'moveVertically', 'changePosition',
+      'markerDidChange', 'markerDidDestroy', 'mergeWith', 'wordOptions', 'moveVertically', 'changePosition', 'needsMoves',
     ])
     const args: Record<string, unknown[]> = {
       setScreenRange: [[[0, 0], [0, 1]]],
