@@ -4,7 +4,7 @@ import { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
 import { LineIndex, lineEndingLength, type Line } from './line-index.ts'
-import type { BufferChangeEvent, TextChange } from './text-change.ts'
+import { BufferTextChange, rowExtent, textExtent, type BufferChangeEvent, type TextChange } from './text-change.ts'
 import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../point/unicode.ts'
 import { withLineEndingPairs, withSplitSurrogates } from './edit-repair.ts'
 import { YTextChangeReader, diffChange, rawChangesFromDelta, type RawChange } from './ytext-changes.ts'
@@ -83,7 +83,7 @@ export class TextBuffer {
       if (this.destroyed) return
       this.stopChanging.changed(change)
       this.emitter.emit('did-change-text', change)
-    })
+    }, () => this.emitter.hasListeners('did-change-text') || this.emitter.hasListeners('did-stop-changing'))
     this.stopChanging = new StopChanging(options.schedule ?? null, delay, () => this.emitter.hasListeners('did-stop-changing'), (changes) => {
       if (!this.destroyed) this.emitter.emit('did-stop-changing', changes)
     })
@@ -303,15 +303,18 @@ export class TextBuffer {
    */
   setTextInRange(range: RangeLike, text: string, options: { normalizeLineEndings?: boolean; origin?: unknown } = {}): Range {
     this.assertText(text, 'text')
-    const { start, end } = this.clipRange(range)
+    const r = Range.fromObject(range, false, 'range')
+    // The end is clipped as clipPosition would, straight to its offset (an insertion's is the start's).
+    Point.assertValid(r.end)
+    const start = this.clipPosition(r.start)
     if (options.normalizeLineEndings !== false && /[\r\n]/.test(text)) {
       const ending = this.lineEndingForRow(start.row) || this.lineEndingForRow(start.row - 1)
       if (ending) text = text.replace(/\r\n|\r|\n/g, ending)
     }
     const startOffset = this.offsetForPoint(start)
-    const endOffset = this.offsetForPoint(end)
+    const endOffset = r.end === r.start || r.end.isEqual(r.start) ? startOffset : this.characterIndexForPosition(r.end)
     this.write(startOffset, endOffset - startOffset, text, options.origin ?? this.origin)
-    return Range.fromText(start, text)
+    return new Range(start, start.traverse(textExtent(text)))
   }
 
   /** Inserts text at a position; returns the inserted range. */
@@ -468,39 +471,10 @@ export class TextBuffer {
     const record = this.transactions.record(transaction)
     const changes: TextChange[] = []
     for (const rawChange of raw) {
-      // Each change's offsets assume the earlier ones applied, so repair against the current index.
-      const repaired = repairSurrogates ? withSplitSurrogates(this.index, rawChange) : rawChange
-      const { offset, deleteLength, insertText } = withLineEndingPairs(this.index, repaired)
-      if (deleteLength === 0 && insertText.length === 0) continue
-      // One descent finds the row; a change that deletes within the row's content needs no other.
-      const at = this.index.lineForOffset(offset)
-      const local = offset - at.rowStart
-      const start = new Point(at.row, local)
-      let oldText: string
-      let oldEnd: Point
-      if (local + deleteLength <= at.line.length - lineEndingLength(at.line)) {
-        oldText = at.line.slice(local, local + deleteLength)
-        oldEnd = new Point(at.row, local + deleteLength)
-      } else {
-        oldText = this.index.textBetween(offset, offset + deleteLength)
-        oldEnd = this.positionForOffsetUnclipped(offset + deleteLength)
-      }
-      this.index.edit(offset, deleteLength, insertText, at)
-      record.edits.push({ offset, deleteLength, insertText })
-      const oldRange = new Range(start, oldEnd)
-      const newRange = Range.fromText(start, insertText)
-      changes.push({
-        startOffset: offset,
-        oldLength: deleteLength,
-        newLength: insertText.length,
-        start,
-        oldExtent: oldRange.getExtent(),
-        newExtent: newRange.getExtent(),
-        oldRange,
-        newRange,
-        oldText,
-        newText: insertText,
-      })
+      const change = this.mirror(rawChange, repairSurrogates)
+      if (change === null) continue
+      record.edits.push({ offset: change.startOffset, deleteLength: change.oldLength, insertText: change.newText })
+      changes.push(change)
     }
     if (changes.length === 0) return
     this.version++
@@ -513,9 +487,32 @@ export class TextBuffer {
     }
   }
 
-  private positionForOffsetUnclipped(offset: number): Point {
-    const { row, rowStart } = this.index.rowForOffset(offset)
-    return new Point(row, offset - rowStart)
+  /**
+   * Applies one replacement (its offsets in the text as the earlier ones left it) to the line index
+   * and describes it; null when, once repaired, it changes nothing. One descent finds the row; the
+   * characters around the edit, its old text and its extents are read from that row when the edit
+   * stays inside it (typing), so only an edit across rows looks anything else up.
+   */
+  private mirror(raw: RawChange, repairSurrogates: boolean): BufferTextChange | null {
+    const repaired = repairSurrogates ? withSplitSurrogates(this.index, raw) : raw
+    let at = this.index.lineForOffset(repaired.offset)
+    const { offset, deleteLength, insertText } = withLineEndingPairs(this.index, repaired, at)
+    if (deleteLength === 0 && insertText.length === 0) return null
+    if (offset !== repaired.offset) at = this.index.lineForOffset(offset)
+    const column = offset - at.rowStart
+    const start = new Point(at.row, column)
+    let oldText: string
+    let oldExtent: Point
+    if (column + deleteLength <= at.line.length - lineEndingLength(at.line)) {
+      oldText = deleteLength === 0 ? '' : at.line.slice(column, column + deleteLength)
+      oldExtent = rowExtent(deleteLength)
+    } else {
+      oldText = this.index.textBetween(offset, offset + deleteLength)
+      const end = this.index.rowForOffset(offset + deleteLength)
+      oldExtent = end.row === at.row ? rowExtent(deleteLength) : new Point(end.row - at.row, offset + deleteLength - end.rowStart)
+    }
+    this.index.edit(offset, deleteLength, insertText, at)
+    return new BufferTextChange(offset, start, oldExtent, textExtent(insertText), oldText, insertText)
   }
 
   // Searching (Atom's scan API; the algorithm and its semantics are in scan.ts)
