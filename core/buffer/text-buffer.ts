@@ -245,10 +245,14 @@ export class TextBuffer {
     const point = position instanceof Point ? position : Point.fromObject(position, false, 'position')
     const row = toFiniteNumber(point.row)
     if (row < 0) return 0
-    if (row > this.index.lineCount - 1) return this.index.length
-    // One descent gives the row's text (to clip the column) and its offset.
-    const { line, offset } = this.index.lineAndOffsetForRow(Math.floor(row))
+    const lastRow = this.index.lineCount - 1
+    if (row > lastRow) return this.index.length
+    // One descent gives the row's text (to clip the column) and its offset. A plain row (the index
+    // says: no surrogates, a '\n' ending) is clipped from its length, without reading its text.
+    const whole = Math.floor(row)
+    const { line, offset, plain } = this.index.lineAndOffsetForRow(whole)
     const column = Math.floor(toFiniteNumber(point.column))
+    if (plain) return offset + (column <= 0 ? 0 : Math.min(column, line.length - (whole === lastRow ? 0 : 1)))
     return offset + clipColumnOf(line, column, contentLength(line, column))
   }
 
@@ -256,8 +260,10 @@ export class TextBuffer {
   positionForCharacterIndex(offset: number): Point {
     const n = toFiniteNumber(offset)
     const clamped = Math.max(0, Math.min(this.index.length, Math.floor(n)))
-    const { row, rowStart, line } = this.index.lineForOffset(clamped)
+    const { row, rowStart, line, plain } = this.index.lineForOffset(clamped)
     const column = clamped - rowStart
+    // In a plain row an offset is never inside a pair or past the content ('\n' is one code unit).
+    if (plain) return new Point(row, column)
     return new Point(row, clipColumnOf(line, column, contentLength(line, column)))
   }
 
