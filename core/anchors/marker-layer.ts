@@ -344,7 +344,8 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
   /** Where positions stop moving in row/column terms: the next row's start for a change within one row. */
   private moveLimit(change: TextChange): number {
     if (change.oldExtent.row !== 0 || change.newExtent.row !== 0) return Infinity
-    const row = change.newRange.end.row
+    // Within one row, the new range ends on the start's row (read from it: the ranges are made lazily).
+    const row = change.start.row
     return row === this.buffer.getLastRow() ? Infinity : this.buffer.characterIndexForPosition([row + 1, 0])
   }
 

@@ -143,7 +143,9 @@ export class TextBuffer {
   /** The length of a row's text, without its line ending (0 beyond the last row). */
   lineLengthForRow(row: number): number {
     if (!Number.isInteger(row) || row < 0 || row >= this.index.lineCount) return 0
-    const { line } = this.index.lineAndOffsetForRow(row)
+    const { line, plain } = this.index.lineAndOffsetForRow(row)
+    // A plain row's ending is one '\n' unless it is the last row (read without touching the text).
+    if (plain) return row === this.index.lineCount - 1 ? line.length : line.length - 1
     return line.length - lineEndingLength(line)
   }
 
