@@ -203,6 +203,14 @@ export class LineIndex {
     return last >= 0 ? { row: row + last, rowStart, line: lines[last]!, plain } : { row, rowStart, line: '', plain: false }
   }
 
+  /**
+   * The length of the content (without its ending) of the line at `row`, found by a descent: a plain
+   * row's ending is one '\n' unless it is the last row, known without reading the line's text.
+   */
+  contentLength(row: number, line: Line, plain: boolean): number {
+    return plain ? (row === this.root.lineCount - 1 ? line.length : line.length - 1) : line.length - lineEndingLength(line)
+  }
+
   /** How many pieces the line at `row` is kept in: 0 for a line kept as one string (tests, diagnostics). */
   pieceCountForRow(row: number): number {
     const { line } = this.lineAndOffsetForRow(row)
@@ -274,7 +282,7 @@ export class LineIndex {
     // Typing: an edit inside one row's content with no line break in or out re-splits nothing. At a
     // row's start a '\r' ending the row above could join a '\n', so that case takes the full path.
     const line = at.line
-    const contentEnd = at.rowStart + line.length - lineEndingLength(line)
+    const contentEnd = at.rowStart + this.contentLength(at.row, line, at.plain)
     if (offset + deleteLength <= contentEnd && (offset > at.rowStart || at.row === 0) && !/[\r\n]/.test(text)) {
       const local = offset - at.rowStart
       const delta = text.length - deleteLength

@@ -3,7 +3,7 @@ import { Emitter } from '../events/emitter.ts'
 import { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import { LineIndex, lineEndingLength, type Line } from './line-index.ts'
+import { LineIndex, lineEndingLength, lineText, type Line } from './line-index.ts'
 import { BufferTextChange, rowExtent, textExtent, type BufferChangeEvent, type TextChange } from './text-change.ts'
 import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../point/unicode.ts'
 import { withLineEndingPairs, withSplitSurrogates } from './edit-repair.ts'
@@ -136,17 +136,15 @@ export class TextBuffer {
   /** The text of `row` without its line ending; undefined for a row outside the buffer. */
   lineForRow(row: number): string | undefined {
     if (!Number.isInteger(row) || row < 0 || row >= this.index.lineCount) return undefined
-    const line = this.index.lineWithEnding(row)
-    return line.slice(0, line.length - lineEndingLength(line))
+    const { line, plain } = this.index.lineAndOffsetForRow(row)
+    return lineText(line).slice(0, this.index.contentLength(row, line, plain))
   }
 
   /** The length of a row's text, without its line ending (0 beyond the last row). */
   lineLengthForRow(row: number): number {
     if (!Number.isInteger(row) || row < 0 || row >= this.index.lineCount) return 0
     const { line, plain } = this.index.lineAndOffsetForRow(row)
-    // A plain row's ending is one '\n' unless it is the last row (read without touching the text).
-    if (plain) return row === this.index.lineCount - 1 ? line.length : line.length - 1
-    return line.length - lineEndingLength(line)
+    return this.index.contentLength(row, line, plain)
   }
 
   /** '\n', '\r\n', '\r', or '' for the last row. */
@@ -511,7 +509,7 @@ export class TextBuffer {
     const start = new Point(at.row, column)
     let oldText: string
     let oldExtent: Point
-    if (column + deleteLength <= at.line.length - lineEndingLength(at.line)) {
+    if (column + deleteLength <= this.index.contentLength(at.row, at.line, at.plain)) {
       oldText = deleteLength === 0 ? '' : at.line.slice(column, column + deleteLength)
       oldExtent = rowExtent(deleteLength)
     } else {
