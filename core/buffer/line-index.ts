@@ -14,6 +14,14 @@ export type Line = string | LongLine
 const LEAF_MAX = 32
 const BRANCH_MAX = 32
 
+/** Whether a leaf's lines are plain (see `TreeNode#plain`): not looked at yet, yes, no. */
+const UNKNOWN = 0
+const PLAIN = 1
+const NOT_PLAIN = 2
+
+/** Code units that make a line not plain: a '\r' (in an ending) or half of a surrogate pair. */
+const NOT_PLAIN_TEXT = /[\r\ud800-\udfff]/
+
 /**
  * A leaf holds `lines`, a branch `children`; both kinds share one shape (the other field empty) so
  * that the descents, which run on every coordinate conversion, see a single hidden class.
@@ -25,7 +33,18 @@ class TreeNode {
     readonly children: TreeNode[],
     readonly lineCount: number,
     public length: number,
+    /**
+     * A leaf whose lines are all plain strings (no surrogate, every ending '\n') lets a conversion clip
+     * a column from the line's length alone: reading a code unit of a line is a cache miss into the
+     * text's memory, which costs more than the descent. Found when first asked, kept by typing.
+     */
+    public plain: number = UNKNOWN,
   ) {}
+}
+
+function leafPlain(lines: readonly Line[]): number {
+  for (const line of lines) if (typeof line !== 'string' || NOT_PLAIN_TEXT.test(line)) return NOT_PLAIN
+  return PLAIN
 }
 
 const NONE: never[] = []
@@ -125,9 +144,12 @@ export class LineIndex {
     return lineText(this.lineAndOffsetForRow(row).line)
   }
 
-  /** The line at `row` (with its ending; pieces when long) and its start offset, in one descent. */
-  lineAndOffsetForRow(row: number): { line: Line; offset: number } {
-    if (row >= this.root.lineCount) return { line: '', offset: this.root.length }
+  /**
+   * The line at `row` (with its ending; pieces when long) and its start offset, in one descent.
+   * `plain`: the line is a string without surrogates whose ending, unless it is the last row, is '\n'.
+   */
+  lineAndOffsetForRow(row: number): { line: Line; offset: number; plain: boolean } {
+    if (row >= this.root.lineCount) return { line: '', offset: this.root.length, plain: false }
     let node = this.root
     let local = row
     let offset = 0
@@ -142,11 +164,15 @@ export class LineIndex {
     const lines = node.lines
     const end = local < lines.length ? local : lines.length
     for (let i = 0; i < end; i++) offset += lines[i]!.length
-    return { line: lines[local] ?? '', offset }
+    if (node.plain === UNKNOWN) node.plain = leafPlain(lines)
+    return { line: lines[local] ?? '', offset, plain: node.plain === PLAIN }
   }
 
-  /** The row holding `offset`, its start offset and its line (with ending; pieces when long), in one descent. */
-  lineForOffset(offset: number): { row: number; rowStart: number; line: Line } {
+  /**
+   * The row holding `offset`, its start offset and its line (with ending; pieces when long), in one
+   * descent; `plain` as `lineAndOffsetForRow` says.
+   */
+  lineForOffset(offset: number): { row: number; rowStart: number; line: Line; plain: boolean } {
     let node = this.root
     let remaining = offset < 0 ? 0 : offset > node.length ? node.length : offset
     let row = 0
@@ -165,14 +191,24 @@ export class LineIndex {
       node = children[i]!
     }
     const lines = node.lines
+    if (node.plain === UNKNOWN) node.plain = leafPlain(lines)
+    const plain = node.plain === PLAIN
     const last = lines.length - 1
     for (let i = 0; i < last; i++) {
       const len = lines[i]!.length
-      if (remaining < len) return { row: row + i, rowStart, line: lines[i]! }
+      if (remaining < len) return { row: row + i, rowStart, line: lines[i]!, plain }
       remaining -= len
       rowStart += len
     }
-    return last >= 0 ? { row: row + last, rowStart, line: lines[last]! } : { row, rowStart, line: '' }
+    return last >= 0 ? { row: row + last, rowStart, line: lines[last]!, plain } : { row, rowStart, line: '', plain: false }
+  }
+
+  /**
+   * The length of the content (without its ending) of the line at `row`, found by a descent: a plain
+   * row's ending is one '\n' unless it is the last row, known without reading the line's text.
+   */
+  contentLength(row: number, line: Line, plain: boolean): number {
+    return plain ? (row === this.root.lineCount - 1 ? line.length : line.length - 1) : line.length - lineEndingLength(line)
   }
 
   /** How many pieces the line at `row` is kept in: 0 for a line kept as one string (tests, diagnostics). */
@@ -246,18 +282,20 @@ export class LineIndex {
     // Typing: an edit inside one row's content with no line break in or out re-splits nothing. At a
     // row's start a '\r' ending the row above could join a '\n', so that case takes the full path.
     const line = at.line
-    const contentEnd = at.rowStart + line.length - lineEndingLength(line)
+    const contentEnd = at.rowStart + this.contentLength(at.row, line, at.plain)
     if (offset + deleteLength <= contentEnd && (offset > at.rowStart || at.row === 0) && !/[\r\n]/.test(text)) {
       const local = offset - at.rowStart
       const delta = text.length - deleteLength
       if (typeof line === 'string') {
         const edited = line.slice(0, local) + text + line.slice(local + deleteLength)
-        this.replaceLine(at.row, edited.length > this.sizes.longLine ? new LongLine(edited, this.sizes) : edited, delta)
+        const long = edited.length > this.sizes.longLine
+        // Deleting keeps a plain line plain; inserted text is looked at (no line break in it here).
+        this.replaceLine(at.row, long ? new LongLine(edited, this.sizes) : edited, delta, !long && !NOT_PLAIN_TEXT.test(text))
       } else {
         // A line in pieces is edited in place (only the pieces the edit touches change); one that
         // has shrunk to under half the long-line length goes back to one string.
         line.edit(local, deleteLength, text)
-        this.replaceLine(at.row, line.length < this.sizes.longLine >> 1 ? line.toString() : line, delta)
+        this.replaceLine(at.row, line.length < this.sizes.longLine >> 1 ? line.toString() : line, delta, false)
       }
       return
     }
@@ -284,8 +322,9 @@ export class LineIndex {
   /**
    * Puts `line` in place of the line at `row` (same ending), `delta` code units longer than it: one
    * descent, adding `delta` to the lengths on the way (the caller found the row, so it exists).
+   * `keepsPlain`: the leaf stays plain if it was (else it is marked not plain).
    */
-  private replaceLine(row: number, line: Line, delta: number): void {
+  private replaceLine(row: number, line: Line, delta: number, keepsPlain: boolean): void {
     let node = this.root
     let local = row
     for (;;) {
@@ -296,6 +335,7 @@ export class LineIndex {
       node = node.children[i]!
     }
     node.lines[local] = line
+    if (!keepsPlain) node.plain = NOT_PLAIN
   }
 
   private splice(from: number, to: number, lines: string[]): void {

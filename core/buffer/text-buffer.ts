@@ -3,10 +3,10 @@ import { Emitter } from '../events/emitter.ts'
 import { Disposable } from '../events/disposable.ts'
 import { Point, type PointLike } from '../point/point.ts'
 import { Range, type RangeLike } from '../point/range.ts'
-import { LineIndex, lineEndingLength, type Line } from './line-index.ts'
-import { BufferChange, lastLineLength, lineBreakCount, type BufferChangeEvent, type TextChange } from './text-change.ts'
+import { LineIndex, lineEndingLength, lineText, type Line } from './line-index.ts'
+import { lastLineLength, lineBreakCount, type BufferChangeEvent, type TextChange } from './text-change.ts'
 import { clipColumn, isHighSurrogate, isLowSurrogate, toFiniteNumber } from '../point/unicode.ts'
-import { withLineEndingPairs, withSplitSurrogates } from './edit-repair.ts'
+import { mirrorChange } from './mirror-change.ts'
 import { YTextChangeReader, diffChange, rawChangesFromDelta, type RawChange } from './ytext-changes.ts'
 import type { ChangeSet } from './change-set.ts'
 import { TransactionChanges } from './transaction-changes.ts'
@@ -85,7 +85,7 @@ export class TextBuffer {
       if (this.destroyed) return
       this.stopChanging.changed(change)
       this.emitter.emit('did-change-text', change)
-    })
+    }, () => this.emitter.hasListeners('did-change-text') || this.emitter.hasListeners('did-stop-changing'))
     this.stopChanging = new StopChanging(options.schedule ?? null, delay, () => this.emitter.hasListeners('did-stop-changing'), (changes) => {
       if (!this.destroyed) this.emitter.emit('did-stop-changing', changes)
     })
@@ -138,15 +138,15 @@ export class TextBuffer {
   /** The text of `row` without its line ending; undefined for a row outside the buffer. */
   lineForRow(row: number): string | undefined {
     if (!Number.isInteger(row) || row < 0 || row >= this.index.lineCount) return undefined
-    const line = this.index.lineWithEnding(row)
-    return line.slice(0, line.length - lineEndingLength(line))
+    const { line, plain } = this.index.lineAndOffsetForRow(row)
+    return lineText(line).slice(0, this.index.contentLength(row, line, plain))
   }
 
   /** The length of a row's text, without its line ending (0 beyond the last row). */
   lineLengthForRow(row: number): number {
     if (!Number.isInteger(row) || row < 0 || row >= this.index.lineCount) return 0
-    const { line } = this.index.lineAndOffsetForRow(row)
-    return line.length - lineEndingLength(line)
+    const { line, plain } = this.index.lineAndOffsetForRow(row)
+    return this.index.contentLength(row, line, plain)
   }
 
   /** '\n', '\r\n', '\r', or '' for the last row. */
@@ -247,10 +247,14 @@ export class TextBuffer {
     const point = position instanceof Point ? position : Point.fromObject(position, false, 'position')
     const row = toFiniteNumber(point.row)
     if (row < 0) return 0
-    if (row > this.index.lineCount - 1) return this.index.length
-    // One descent gives the row's text (to clip the column) and its offset.
-    const { line, offset } = this.index.lineAndOffsetForRow(Math.floor(row))
+    const lastRow = this.index.lineCount - 1
+    if (row > lastRow) return this.index.length
+    // One descent gives the row's text (to clip the column) and its offset. A plain row (the index
+    // says: no surrogates, a '\n' ending) is clipped from its length, without reading its text.
+    const whole = Math.floor(row)
+    const { line, offset, plain } = this.index.lineAndOffsetForRow(whole)
     const column = Math.floor(toFiniteNumber(point.column))
+    if (plain) return offset + (column <= 0 ? 0 : Math.min(column, line.length - (whole === lastRow ? 0 : 1)))
     return offset + clipColumnOf(line, column, contentLength(line, column))
   }
 
@@ -258,8 +262,10 @@ export class TextBuffer {
   positionForCharacterIndex(offset: number): Point {
     const n = toFiniteNumber(offset)
     const clamped = Math.max(0, Math.min(this.index.length, Math.floor(n)))
-    const { row, rowStart, line } = this.index.lineForOffset(clamped)
+    const { row, rowStart, line, plain } = this.index.lineForOffset(clamped)
     const column = clamped - rowStart
+    // In a plain row an offset is never inside a pair or past the content ('\n' is one code unit).
+    if (plain) return new Point(row, column)
     return new Point(row, clipColumnOf(line, column, contentLength(line, column)))
   }
 
@@ -305,15 +311,19 @@ export class TextBuffer {
    */
   setTextInRange(range: RangeLike, text: string, options: { normalizeLineEndings?: boolean; origin?: unknown } = {}): Range {
     this.assertText(text, 'text')
-    const { start, end } = this.clipRange(range)
+    const r = Range.fromObject(range, false, 'range')
+    // The end is clipped as clipPosition would, straight to its offset (an insertion's is the start's).
+    Point.assertValid(r.end)
+    const start = this.clipPosition(r.start)
     if (options.normalizeLineEndings !== false && /[\r\n]/.test(text)) {
       const ending = this.lineEndingForRow(start.row) || this.lineEndingForRow(start.row - 1)
       if (ending) text = text.replace(/\r\n|\r|\n/g, ending)
     }
     const startOffset = this.offsetForPoint(start)
-    const endOffset = this.offsetForPoint(end)
+    const endOffset = r.end === r.start || r.end.isEqual(r.start) ? startOffset : this.characterIndexForPosition(r.end)
     this.write(startOffset, endOffset - startOffset, text, options.origin ?? this.origin)
-    return Range.fromText(start, text)
+    const breaks = lineBreakCount(text)
+    return new Range(start, breaks === 0 ? new Point(start.row, start.column + text.length) : new Point(start.row + breaks, lastLineLength(text)))
   }
 
   /** Inserts text at a position; returns the inserted range. */
@@ -506,31 +516,10 @@ export class TextBuffer {
     const record = this.transactions.record(transaction)
     const changes: TextChange[] = []
     for (const rawChange of raw) {
-      // Each change's offsets assume the earlier ones applied, so repair against the current index.
-      const repaired = repairSurrogates ? withSplitSurrogates(this.index, rawChange) : rawChange
-      const { offset, deleteLength, insertText } = withLineEndingPairs(this.index, repaired)
-      if (deleteLength === 0 && insertText.length === 0) continue
-      // One descent finds the row; a change that deletes within the row's content needs no other.
-      const at = this.index.lineForOffset(offset)
-      const row = at.row
-      const column = offset - at.rowStart
-      let oldText: string
-      let oldEndRow = row
-      let oldEndColumn = column + deleteLength
-      if (oldEndColumn <= at.line.length - lineEndingLength(at.line)) {
-        oldText = deleteLength === 0 ? '' : at.line.slice(column, oldEndColumn)
-      } else {
-        oldText = this.index.textBetween(offset, offset + deleteLength)
-        const end = this.index.rowForOffset(offset + deleteLength)
-        oldEndRow = end.row
-        oldEndColumn = offset + deleteLength - end.rowStart
-      }
-      this.index.edit(offset, deleteLength, insertText, at)
-      record.edits.push({ offset, deleteLength, insertText })
-      // Rows and columns as numbers: the Points and Ranges are made only if a reader asks for them.
-      const breaks = lineBreakCount(insertText)
-      const newEndColumn = breaks === 0 ? column + insertText.length : lastLineLength(insertText)
-      changes.push(new BufferChange(offset, deleteLength, insertText.length, row, column, oldEndRow, oldEndColumn, row + breaks, newEndColumn, oldText, insertText))
+      const change = mirrorChange(this.index, rawChange, repairSurrogates)
+      if (change === null) continue
+      record.edits.push({ offset: change.startOffset, deleteLength: change.oldLength, insertText: change.newText })
+      changes.push(change)
     }
     if (changes.length === 0) return
     this.version++

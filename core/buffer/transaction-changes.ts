@@ -13,16 +13,26 @@ export interface TransactionRecord {
   readonly edits: SequentialEdit[]
 }
 
+/** An open transaction's record, then (once the observer closed it) its change set until announced. */
+interface Pending {
+  readonly transaction: Y.Transaction
+  readonly record: TransactionRecord
+  change: ChangeSet | null
+}
+
 /**
  * Turns each Y.Text transaction into one ChangeSet and announces it when Yjs has finished with the
  * transaction. The buffer notes every replacement it mirrors (`record`); the text's observer, while
  * the transaction's items are still as it made them, closes the record (`finish`): the change set is
  * computed there, once, with the transaction's IDs; it is announced on `afterTransactionCleanup`, when
  * the buffer, the markers and Y.UndoManager (which records on `afterTransaction`) are all current.
+ *
+ * The open records are a short list (one transaction, or a few when listeners edit while Yjs cleans
+ * up), searched from its end; every transaction's cleanup drops its entry, announced or not. A
+ * WeakMap keyed by transactions cost about as much per keystroke as Yjs's own bookkeeping.
  */
 export class TransactionChanges {
-  private readonly records = new WeakMap<Y.Transaction, TransactionRecord>()
-  private readonly finished = new WeakMap<Y.Transaction, ChangeSet>()
+  private readonly pending: Pending[] = []
   /** The first error a listener threw, rethrown once Yjs has finished every pending transaction. */
   private deferredError: { error: unknown } | null = null
   private readonly cleanupListener = (transaction: Y.Transaction): void => this.announce(transaction)
@@ -35,6 +45,8 @@ export class TransactionChanges {
     /** The text's current length (the mirror's), read when a transaction first changes it. */
     private readonly currentLength: () => number,
     private readonly emit: (change: ChangeSet) => void,
+    /** Whether anyone wants the change sets now; when not, `finish` computes none. */
+    private readonly wanted: () => boolean = () => true,
   ) {
     ytext.doc!.on('afterTransactionCleanup', this.cleanupListener)
     ytext.doc!.on('afterAllTransactions', this.allDoneListener)
@@ -43,26 +55,30 @@ export class TransactionChanges {
   destroy(): void {
     this.ytext.doc!.off('afterTransactionCleanup', this.cleanupListener)
     this.ytext.doc!.off('afterAllTransactions', this.allDoneListener)
+    this.pending.length = 0
   }
 
   /** The record of an open transaction, made when it first changes the text. */
   record(transaction: Y.Transaction): TransactionRecord {
-    let record = this.records.get(transaction)
-    if (!record) this.records.set(transaction, (record = { own: [], oldLength: this.currentLength(), edits: [] }))
+    const entry = this.entry(transaction)
+    if (entry !== undefined) return entry.record
+    const record: TransactionRecord = { own: [], oldLength: this.currentLength(), edits: [] }
+    this.pending.push({ transaction, record, change: null })
     return record
   }
 
   /** Clock ranges the buffer inserted itself in `transaction`, if any. */
   ownInsertions(transaction: Y.Transaction): readonly [number, number][] | null {
-    const own = this.records.get(transaction)?.own
+    const own = this.entry(transaction)?.record.own
     return own && own.length > 0 ? own : null
   }
 
   /** Closes the transaction's record: its one change set (none when the text ends as it began). */
   finish(transaction: Y.Transaction): void {
-    const record = this.records.get(transaction)
-    this.records.delete(transaction)
-    if (!record || record.edits.length === 0) return
+    const entry = this.entry(transaction)
+    if (entry === undefined || entry.change !== null) return
+    const record = entry.record
+    if (record.edits.length === 0 || !this.wanted()) return this.drop(entry)
     const ids = transactionIds(this.ytext, transaction)
     const change = ChangeSet.fromEdits(record.oldLength, record.edits, {
       origin: transaction.local ? 'local' : 'remote',
@@ -72,15 +88,29 @@ export class TransactionChanges {
       insertedIds: ids.inserted,
       deletedIds: ids.deleted,
     })
-    if (!change.empty) this.finished.set(transaction, change)
+    if (change.empty) this.drop(entry)
+    else entry.change = change
+  }
+
+  private entry(transaction: Y.Transaction): Pending | undefined {
+    const pending = this.pending
+    for (let i = pending.length - 1; i >= 0; i--) if (pending[i]!.transaction === transaction) return pending[i]
+    return undefined
+  }
+
+  private drop(entry: Pending): void {
+    const i = this.pending.lastIndexOf(entry)
+    if (i >= 0) this.pending.splice(i, 1)
   }
 
   private announce(transaction: Y.Transaction): void {
-    const change = this.finished.get(transaction)
-    if (change === undefined) return
-    this.finished.delete(transaction)
+    if (this.pending.length === 0) return
+    const entry = this.entry(transaction)
+    if (entry === undefined) return
+    this.drop(entry)
+    if (entry.change === null) return
     try {
-      this.emit(change)
+      this.emit(entry.change)
     } catch (error) {
       // Throwing here would stop Yjs before it sends the document's update: rethrown when it is done.
       this.deferredError ??= { error }
