@@ -3,6 +3,7 @@ import * as Y from 'yjs'
 import { TextBuffer } from '../../core/buffer/text-buffer.ts'
 import { DisplayLayer, type ClipDirection } from '../../core/display/display-layer.ts'
 import { Random, fuzzSeeds } from '../helpers/random.ts'
+import { sampledSnapshot } from './helpers.ts'
 
 const ALPHABET = ['a', 'b', 'c', ' ', ' ', '  ', '\t', '\n', '\n', 'word ', '日本', '😀', 'x\ty', '\r\n']
 const DIRECTIONS: ClipDirection[] = ['backward', 'closest', 'forward']
@@ -154,25 +155,6 @@ function step(random: Random, layer: DisplayLayer, buffer: TextBuffer, remote: Y
   return `setSoftWrapHangingIndentLength ${n}`
 }
 
-/** A cheaper snapshot for long documents: every screen line and row mapping, and sampled positions. */
-function sampledSnapshot(layer: DisplayLayer, buffer: TextBuffer, random: Random): unknown {
-  const lines: unknown[] = []
-  for (let row = 0; row < layer.getScreenLineCount(); row++) lines.push([layer.lineTextForScreenRow(row), layer.bufferRowForScreenRow(row)])
-  const rows: number[] = []
-  for (let row = 0; row < buffer.getLineCount(); row++) rows.push(layer.screenRowForBufferRow(row))
-  const samples: unknown[] = []
-  for (let i = 0; i < 200; i++) {
-    const row = random.int(buffer.getLineCount())
-    const column = random.int(buffer.lineLengthForRow(row) + 2)
-    const clipDirection = random.pick(DIRECTIONS)
-    const screenRow = random.int(layer.getScreenLineCount())
-    samples.push([
-      layer.screenPositionForBufferPosition([row, column], { clipDirection }).toArray(),
-      layer.bufferPositionForScreenPosition([screenRow, column], { clipDirection }).toArray(),
-    ])
-  }
-  return { lines, rows, samples }
-}
 
 describe('DisplayLayer fuzz', () => {
   it('keeps the incrementally updated layer equal to one built from scratch', () => {
@@ -242,7 +224,7 @@ describe('DisplayLayer fuzz', () => {
             folds: layer.getFolds().map((fold) => fold.range),
           })
           const probeSeed = random.int(1 << 30)
-          const difference = firstDifference(sampledSnapshot(layer, buffer, new Random(probeSeed)), sampledSnapshot(fresh, buffer, new Random(probeSeed)), 'layer')
+          const difference = firstDifference(sampledSnapshot(layer, buffer, new Random(probeSeed), 200), sampledSnapshot(fresh, buffer, new Random(probeSeed), 200), 'layer')
           if (difference) throw new Error(`incremental and fresh layers differ at ${difference}`)
           fresh.destroy()
         }

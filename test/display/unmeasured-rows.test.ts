@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { TextBuffer } from '../../core/buffer/text-buffer.ts'
-import { DisplayLayer, type ClipDirection, type ScreenChange } from '../../core/display/display-layer.ts'
+import { DisplayLayer, type ScreenChange } from '../../core/display/display-layer.ts'
 import { Random, fuzzSeeds } from '../helpers/random.ts'
+import { sampledSnapshot } from './helpers.ts'
 
 /**
  * Many rows laid out at once without soft wrap or folds (a big paste, a big document arriving) are left
@@ -10,7 +11,6 @@ import { Random, fuzzSeeds } from '../helpers/random.ts'
  */
 
 const ALPHABET = ['a', 'b', ' ', '  ', '\t', 'word ', '日本', '😀', 'x\ty', 'e\u0301']
-const DIRECTIONS: ClipDirection[] = ['backward', 'closest', 'forward']
 
 function randomLines(random: Random, count: number): string {
   const lines: string[] = []
@@ -30,26 +30,9 @@ function measuredCopy(layer: DisplayLayer, buffer: TextBuffer): DisplayLayer {
   })
 }
 
-/** Screen lines, row mappings and sampled translations (the same samples for both layers). */
+/** Screen lines, row mappings and sampled translations and clips (the same samples for both layers). */
 function observe(layer: DisplayLayer, buffer: TextBuffer, seed: number): unknown {
-  const random = new Random(seed)
-  const lines: unknown[] = []
-  for (let row = 0; row < layer.getScreenLineCount(); row++) lines.push([layer.lineTextForScreenRow(row), layer.bufferRowForScreenRow(row)])
-  const rows: number[] = []
-  for (let row = 0; row < buffer.getLineCount(); row++) rows.push(layer.screenRowForBufferRow(row))
-  const samples: unknown[] = []
-  for (let i = 0; i < 300; i++) {
-    const row = random.int(buffer.getLineCount())
-    const column = random.int(buffer.lineLengthForRow(row) + 2)
-    const clipDirection = random.pick(DIRECTIONS)
-    const screenRow = random.int(layer.getScreenLineCount())
-    samples.push([
-      layer.screenPositionForBufferPosition([row, column], { clipDirection }).toArray(),
-      layer.bufferPositionForScreenPosition([screenRow, column], { clipDirection }).toArray(),
-      layer.clipScreenPosition([screenRow, column], { clipDirection }).toArray(),
-    ])
-  }
-  return { count: layer.getScreenLineCount(), lines, rows, samples }
+  return sampledSnapshot(layer, buffer, new Random(seed), 300, true)
 }
 
 describe('unmeasured rows', () => {
