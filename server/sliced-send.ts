@@ -128,9 +128,13 @@ export class SlicedSender {
   }
 
   private hold(outgoing: Outgoing, message: Uint8Array, sliced: boolean): void {
-    outgoing.queue.push({ message, sliced, held: message.length })
-    outgoing.held += message.length
-    this.overHeld(outgoing)
+    // Behind an answer still being encoded the client has had nothing to read yet: what waits there (an update
+    // stored and relayed while a joiner's answer is encoded) is the server's doing, not a sign of a client that
+    // does not read, so it does not count towards the limit. A joiner was cut for the relay of a 1 MB update.
+    const held = outgoing.queue[0]!.message === null ? 0 : message.length
+    outgoing.queue.push({ message, sliced, held })
+    outgoing.held += held
+    if (held > 0) this.overHeld(outgoing)
   }
 
   /** Cuts the connection of `outgoing` if more than `maxHeldBytes` wait behind its head; true if it did. */
