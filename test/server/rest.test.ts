@@ -36,11 +36,17 @@ async function post(room: string, path: string, sub: string, body?: unknown): Pr
   return api(server.url, `/api/rooms/${room}/${path}`, { method: 'POST', token: await token(room, sub), body })
 }
 
-/** Waits until every client and the server hold `text`. */
+/**
+ * Waits until every client and the server hold `text`, or, without it, the same text as each other. The
+ * target is read afresh on every poll: the server's text read once may still miss updates in flight.
+ */
 async function converge(room: string, clients: Client[], text?: string): Promise<string> {
-  const target = text ?? ((await get(room, 'text')).text as string)
-  await waitFor(async () => clients.every((client) => client.text.toString() === target) && (await get(room, 'text')).text === target, `every client of ${room} to hold ${JSON.stringify(target)}`)
-  return target
+  let held = ''
+  await waitFor(async () => {
+    held = (await get(room, 'text')).text as string
+    return (text === undefined || held === text) && clients.every((client) => client.text.toString() === held)
+  }, `every client of ${room} and the server to hold ${text === undefined ? 'the same text' : JSON.stringify(text)}`)
+  return held
 }
 
 describe('GET routes', () => {
