@@ -1,16 +1,28 @@
 import type { MapMode } from '../buffer/change-set.ts'
 
-/** Entries per chunk before it splits in two. */
+/** Entries per chunk before it splits in two: each chunk owns this many slots of the index's pool. */
 const MAX_CHUNK = 64
-
-/** A run of entries, sorted by offset, that share one lazy offset delta (kept in the index's tree). */
-interface Chunk {
-  ids: number[]
-  /** Its place in the index's chunk list. */
-  at: number
-}
+const CHUNK_SHIFT = 6
 
 const MODES: readonly MapMode[] = ['simple', 'track-del', 'track-before', 'track-after']
+
+// An entry's flags, the low bits of its `home`: its assoc, its mode (an index into MODES), whether it
+// is lost and whether it is in use. Its chunk's number is the bits above.
+const FOLLOWS = 1
+const MODE_SHIFT = 1
+const MODE_MASK = 3 << MODE_SHIFT
+const LOST = 8
+const USED = 16
+const FLAGS = 31
+const CHUNK_OF = 5
+
+/** Room for at least `needed` elements: the same values in an array half as large again (or more). */
+function grown<T extends Float64Array | Int32Array>(array: T, needed: number, make: (length: number) => T): T {
+  if (needed <= array.length) return array
+  const bigger = make(Math.max(needed, Math.ceil(array.length * 1.5)))
+  bigger.set(array)
+  return bigger
+}
 
 /**
  * Every tracked position of one text, as entries sorted by character offset in chunks of at most 64.
@@ -24,20 +36,32 @@ const MODES: readonly MapMode[] = ['simple', 'track-del', 'track-before', 'track
  * would map it. An owner whose rules are richer (Atom's marker semantics) passes `splice` a callback
  * that reads the entries the replacement reached and moves them within the replaced range.
  *
- * Entry numbers are reused once removed. Nothing is allocated per splice.
+ * Entry numbers are reused once removed (the last removed first). Nothing is allocated per splice.
+ * Storage is typed arrays grown by half: per entry 12 bytes (a float64 offset, exact up to 2^53; an
+ * int32 for its chunk's number and its flags) and its slot in its chunk (4 bytes, chunks 50-100% full).
  */
 export class AnchorIndex {
-  /** Per entry: its offset minus its chunk's delta; its chunk (null when free); assoc; mode; lost. */
-  private stored: number[] = []
-  private home: (Chunk | null)[] = []
-  private assocs: number[] = []
-  private modes: number[] = []
-  private lost: boolean[] = []
-  private free: number[] = []
+  /** Per entry: its offset minus its chunk's delta (a free entry: the next free one, or -1). */
+  private stored = new Float64Array(16)
+  /** Per entry: the number of its chunk. */
+  /** Per entry: its chunk's number << CHUNK_OF | FOLLOWS, its mode, LOST and USED (0 for a free entry). */
+  private home = new Int32Array(16)
+  /** Entries numbered so far (free or not), and the last one freed (-1: none). */
+  private length = 0
+  private freeEntry = -1
   private size = 0
-  private chunks: Chunk[] = [{ ids: [], at: 0 }]
-  /** Fenwick tree over the chunks' deltas, in difference form (1-based): delta(c) is a prefix sum. */
-  private tree: number[] = [0, 0]
+  /** Chunk k's entries, sorted by offset: `slots[k * 64 .. k * 64 + fill[k])`. */
+  private slots = new Int32Array(MAX_CHUNK)
+  private fill = new Int32Array(1)
+  /** The chunk numbers in text order, and each chunk's place in it (a chunk's number never changes). */
+  private order = new Int32Array(1)
+  private at = new Int32Array(1)
+  private chunkCount = 1
+  /** Chunk numbers in use or freed so far, and those freed (to reuse). */
+  private chunkNumbers = 1
+  private readonly freeChunks: number[] = []
+  /** Fenwick tree over the chunks' deltas, by place, in difference form (1-based): delta(c) is a prefix sum. */
+  private tree = new Float64Array(2)
   // The replacement being applied (see `splice`): the entries it reached, their old and new offsets.
   private readonly touchedIds: number[] = []
   private readonly touchedOld: number[] = []
@@ -53,47 +77,53 @@ export class AnchorIndex {
 
   /** A new entry at `offset`; its number. */
   add(offset: number, assoc: -1 | 1 = -1, mode: MapMode = 'simple'): number {
-    const id = this.free.pop() ?? this.stored.length
-    this.assocs[id] = assoc
-    this.modes[id] = MODES.indexOf(mode)
-    this.lost[id] = false
+    const modeIndex = MODES.indexOf(mode)
+    if (modeIndex < 0) throw new RangeError(`AnchorIndex: no map mode ${String(mode)}`)
+    let id = this.freeEntry
+    if (id >= 0) {
+      this.freeEntry = this.stored[id]!
+    } else {
+      id = this.length++
+      if (id >= this.home.length) this.growEntries(id + 1)
+    }
+    this.home[id] = USED | (modeIndex << MODE_SHIFT) | (assoc > 0 ? FOLLOWS : 0)
     this.insert(id, offset)
     this.size++
     return id
   }
 
   remove(id: number): void {
-    if (this.home[id] == null) throw new RangeError(`AnchorIndex: no entry ${id}`)
+    this.check(id)
     this.detach(id)
-    this.free.push(id)
+    this.home[id] = 0
+    this.stored[id] = this.freeEntry
+    this.freeEntry = id
     this.size--
   }
 
   /** The entry's offset now. */
   offset(id: number): number {
-    const chunk = this.home[id]
-    if (chunk == null) throw new RangeError(`AnchorIndex: no entry ${id}`)
-    return this.stored[id]! + this.delta(chunk.at)
+    this.check(id)
+    return this.stored[id]! + this.delta(this.at[this.home[id]! >> CHUNK_OF]!)
   }
 
   /** Moves an entry to `offset` (it is no longer lost). */
   set(id: number, offset: number): void {
-    const chunk = this.home[id]
-    if (chunk == null) throw new RangeError(`AnchorIndex: no entry ${id}`)
-    this.lost[id] = false
-    if (this.stored[id]! + this.delta(chunk.at) === offset) return
+    this.check(id)
+    this.home[id]! &= ~LOST
+    if (this.stored[id]! + this.delta(this.at[this.home[id]! >> CHUNK_OF]!) === offset) return
     this.detach(id)
     this.insert(id, offset)
   }
 
   /** The entry's association: -1 stays before text inserted at it, 1 goes after it. */
   assoc(id: number): -1 | 1 {
-    return this.assocs[id]! < 0 ? -1 : 1
+    return (this.home[id]! & FOLLOWS) !== 0 ? 1 : -1
   }
 
   /** Whether a deletion removed the entry, as its mode says (it still has a position). */
   isLost(id: number): boolean {
-    return this.lost[id] === true
+    return (this.home[id]! & LOST) !== 0
   }
 
   /**
@@ -111,22 +141,26 @@ export class AnchorIndex {
     this.spliceTo = start + newLength
     const first = this.firstChunkReaching(start)
     if (first === -1) return
-    const firstPos = this.lowerBound(this.chunks[first]!, start - this.delta(first))
+    const firstPos = this.lowerBound(this.order[first]!, start - this.delta(first))
+    const slots = this.slots
+    const stored = this.stored
     // Walk the entries inside the replaced range; the first one past it is where shifting starts.
     let c = first
     let pos = firstPos
     let stopChunk = -1
     let stopPos = 0
-    for (; c < this.chunks.length; c++, pos = 0) {
-      const ids = this.chunks[c]!.ids
+    for (; c < this.chunkCount; c++, pos = 0) {
+      const chunk = this.order[c]!
+      const base = chunk << CHUNK_SHIFT
+      const fill = this.fill[chunk]!
       const delta = this.delta(c)
-      for (; pos < ids.length; pos++) {
-        const id = ids[pos]!
-        const offset = this.stored[id]! + delta
+      for (; pos < fill; pos++) {
+        const id = slots[base + pos]!
+        const offset = stored[id]! + delta
         if (offset > end) break
         this.touch(id, offset, this.mapOne(id, offset, start, end, newLength))
       }
-      if (pos < ids.length) {
+      if (pos < fill) {
         stopChunk = c
         stopPos = pos
         break
@@ -136,9 +170,10 @@ export class AnchorIndex {
       if (stopPos === 0) {
         this.addDelta(stopChunk, shift)
       } else {
-        const ids = this.chunks[stopChunk]!.ids
-        for (let i = stopPos; i < ids.length; i++) this.stored[ids[i]!]! += shift
-        if (stopChunk + 1 < this.chunks.length) this.addDelta(stopChunk + 1, shift)
+        const chunk = this.order[stopChunk]!
+        const base = chunk << CHUNK_SHIFT
+        for (let i = base + stopPos, last = base + this.fill[chunk]!; i < last; i++) stored[slots[i]!]! += shift
+        if (stopChunk + 1 < this.chunkCount) this.addDelta(stopChunk + 1, shift)
       }
     }
     if (this.touched === 0) return
@@ -173,15 +208,20 @@ export class AnchorIndex {
 
   // Internals
 
+  private check(id: number): void {
+    if (((this.home[id] ?? 0) & USED) === 0) throw new RangeError(`AnchorIndex: no entry ${id}`)
+  }
+
   private mapOne(id: number, offset: number, start: number, end: number, newLength: number): number {
-    const assoc = this.assocs[id]!
-    const mode = this.modes[id]!
-    if (mode !== 0 && end > start && !this.lost[id]) {
-      if ((mode === 1 && start < offset && end > offset) || (mode === 2 && start < offset) || (mode === 3 && end > offset)) this.lost[id] = true
+    const flags = this.home[id]!
+    const mode = (flags & MODE_MASK) >> MODE_SHIFT
+    if (mode !== 0 && end > start && (flags & LOST) === 0) {
+      if ((mode === 1 && start < offset && end > offset) || (mode === 2 && start < offset) || (mode === 3 && end > offset)) this.home[id] = flags | LOST
     }
     // As ChangeSet#mapPos: inside (or at the start of) the replaced range, or at an insertion point it
     // stays in front of, the entry goes to the start or end by assoc; at the range's end, to its end.
-    if (end > offset || (end === offset && start === end && assoc < 0)) return offset === start || assoc < 0 ? start : start + newLength
+    const before = (flags & FOLLOWS) === 0
+    if (end > offset || (end === offset && start === end && before)) return offset === start || before ? start : start + newLength
     return start + newLength
   }
 
@@ -193,7 +233,7 @@ export class AnchorIndex {
   }
 
   /** Writes the reached entries back into the slots they came from, sorted by their new offsets. */
-  private placeTouched(chunkIndex: number, pos: number): void {
+  private placeTouched(place: number, pos: number): void {
     const n = this.touched
     const ids = this.touchedIds
     const offsets = this.touchedNew
@@ -209,42 +249,43 @@ export class AnchorIndex {
       ids[j + 1] = id
       offsets[j + 1] = offset
     }
-    let chunk = this.chunks[chunkIndex]!
-    let delta = this.delta(chunkIndex)
+    let chunk = this.order[place]!
+    let delta = this.delta(place)
     for (let i = 0; i < n; i++, pos++) {
-      while (pos >= chunk.ids.length) {
-        chunk = this.chunks[++chunkIndex]!
-        delta = this.delta(chunkIndex)
+      while (pos >= this.fill[chunk]!) {
+        chunk = this.order[++place]!
+        delta = this.delta(place)
         pos = 0
       }
       const id = ids[i]!
-      chunk.ids[pos] = id
-      this.home[id] = chunk
+      this.slots[(chunk << CHUNK_SHIFT) + pos] = id
+      this.home[id] = (chunk << CHUNK_OF) | (this.home[id]! & FLAGS)
       this.stored[id] = offsets[i]! - delta
     }
   }
 
-  /** The first chunk whose last entry is at or after `offset`; -1 when none is. */
+  /** The place of the first chunk whose last entry is at or after `offset`; -1 when none is. */
   private firstChunkReaching(offset: number): number {
     let lo = 0
-    let hi = this.chunks.length
+    let hi = this.chunkCount
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      const ids = this.chunks[mid]!.ids
-      if (ids.length === 0 || this.stored[ids[ids.length - 1]!]! + this.delta(mid) < offset) lo = mid + 1
+      const chunk = this.order[mid]!
+      const fill = this.fill[chunk]!
+      if (fill === 0 || this.stored[this.slots[(chunk << CHUNK_SHIFT) + fill - 1]!]! + this.delta(mid) < offset) lo = mid + 1
       else hi = mid
     }
-    return lo === this.chunks.length ? -1 : lo
+    return lo === this.chunkCount ? -1 : lo
   }
 
   /** The first place in `chunk` whose stored offset is at least `stored`. */
-  private lowerBound(chunk: Chunk, stored: number): number {
-    const ids = chunk.ids
+  private lowerBound(chunk: number, stored: number): number {
+    const base = chunk << CHUNK_SHIFT
     let lo = 0
-    let hi = ids.length
+    let hi = this.fill[chunk]!
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      if (this.stored[ids[mid]!]! < stored) lo = mid + 1
+      if (this.stored[this.slots[base + mid]!]! < stored) lo = mid + 1
       else hi = mid
     }
     return lo
@@ -252,59 +293,98 @@ export class AnchorIndex {
 
   private insert(id: number, offset: number): void {
     let c = this.firstChunkReaching(offset)
-    if (c === -1) c = this.chunks.length - 1
-    const chunk = this.chunks[c]!
+    if (c === -1) c = this.chunkCount - 1
+    if (this.fill[this.order[c]!] === MAX_CHUNK) {
+      this.split(c)
+      // The entry joins the second half if it comes after the first half's last entry.
+      const upper = this.order[c + 1]!
+      if (offset >= this.stored[this.slots[upper << CHUNK_SHIFT]!]! + this.delta(c + 1)) c++
+    }
+    const chunk = this.order[c]!
     const stored = offset - this.delta(c)
     // After the entries at the same offset: the order among equal offsets does not matter.
-    const ids = chunk.ids
+    const base = chunk << CHUNK_SHIFT
+    const fill = this.fill[chunk]!
     let lo = this.lowerBound(chunk, stored)
-    while (lo < ids.length && this.stored[ids[lo]!] === stored) lo++
-    ids.splice(lo, 0, id)
+    while (lo < fill && this.stored[this.slots[base + lo]!] === stored) lo++
+    this.slots.copyWithin(base + lo + 1, base + lo, base + fill)
+    this.slots[base + lo] = id
+    this.fill[chunk] = fill + 1
     this.stored[id] = stored
-    this.home[id] = chunk
-    if (ids.length > MAX_CHUNK) this.split(c)
+    this.home[id] = (chunk << CHUNK_OF) | (this.home[id]! & FLAGS)
   }
 
   private detach(id: number): void {
-    const chunk = this.home[id]!
-    const ids = chunk.ids
+    const chunk = this.home[id]! >> CHUNK_OF
+    const base = chunk << CHUNK_SHIFT
+    const fill = this.fill[chunk]!
     let i = this.lowerBound(chunk, this.stored[id]!)
-    while (ids[i] !== id) i++
-    ids.splice(i, 1)
-    this.home[id] = null
-    if (ids.length === 0 && this.chunks.length > 1) {
+    while (this.slots[base + i] !== id) i++
+    this.slots.copyWithin(base + i, base + i + 1, base + fill)
+    this.fill[chunk] = fill - 1
+    if (fill === 1 && this.chunkCount > 1) {
+      const place = this.at[chunk]!
       const deltas = this.deltas()
-      this.chunks.splice(chunk.at, 1)
-      deltas.splice(chunk.at, 1)
+      deltas.splice(place, 1)
+      this.order.copyWithin(place, place + 1, this.chunkCount)
+      this.chunkCount--
+      this.freeChunks.push(chunk)
       this.rebuild(deltas)
     }
   }
 
-  /** Splits a full chunk in two halves with the same delta (the tree is rebuilt: O(chunks), rare). */
+  /** Splits the full chunk at place `c` in two halves with the same delta (the tree is rebuilt: O(chunks), rare). */
   private split(c: number): void {
-    const chunk = this.chunks[c]!
-    const half = chunk.ids.length >> 1
-    const moved: Chunk = { ids: chunk.ids.splice(half), at: c + 1 }
-    for (const id of moved.ids) this.home[id] = moved
+    const chunk = this.order[c]!
+    const moved = this.newChunk()
+    const half = MAX_CHUNK >> 1
+    const from = (chunk << CHUNK_SHIFT) + half
+    const slots = this.slots
+    slots.copyWithin(moved << CHUNK_SHIFT, from, from + MAX_CHUNK - half)
+    for (let i = from; i < from + MAX_CHUNK - half; i++) {
+      const id = slots[i]!
+      this.home[id] = (moved << CHUNK_OF) | (this.home[id]! & FLAGS)
+    }
+    this.fill[moved] = MAX_CHUNK - half
+    this.fill[chunk] = half
     const deltas = this.deltas()
-    this.chunks.splice(c + 1, 0, moved)
     deltas.splice(c + 1, 0, deltas[c]!)
+    this.order.copyWithin(c + 2, c + 1, this.chunkCount)
+    this.order[c + 1] = moved
+    this.chunkCount++
     this.rebuild(deltas)
   }
 
-  /** Every chunk's delta. */
+  /** A chunk number for a new chunk, with room for it (and for one more place in the order). */
+  private newChunk(): number {
+    this.order = grown(this.order, this.chunkCount + 1, (n) => new Int32Array(n))
+    const reused = this.freeChunks.pop()
+    if (reused !== undefined) return reused
+    const chunk = this.chunkNumbers++
+    this.fill = grown(this.fill, this.chunkNumbers, (n) => new Int32Array(n))
+    this.at = grown(this.at, this.chunkNumbers, (n) => new Int32Array(n))
+    this.slots = grown(this.slots, this.chunkNumbers << CHUNK_SHIFT, (n) => new Int32Array(n))
+    return chunk
+  }
+
+  private growEntries(needed: number): void {
+    this.stored = grown(this.stored, needed, (n) => new Float64Array(n))
+    this.home = grown(this.home, needed, (n) => new Int32Array(n))
+  }
+
+  /** Every chunk's delta, by place. */
   private deltas(): number[] {
     const out: number[] = []
-    for (let c = 0; c < this.chunks.length; c++) out.push(this.delta(c))
+    for (let c = 0; c < this.chunkCount; c++) out.push(this.delta(c))
     return out
   }
 
-  /** Renumbers the chunks and rebuilds the tree from their deltas, in O(chunks). */
+  /** Renumbers the chunks' places and rebuilds the tree from their deltas, in O(chunks). */
   private rebuild(deltas: readonly number[]): void {
-    const n = this.chunks.length
-    const tree = new Array<number>(n + 1).fill(0)
+    const n = this.chunkCount
+    const tree = new Float64Array(n + 1)
     for (let c = 0; c < n; c++) {
-      this.chunks[c]!.at = c
+      this.at[this.order[c]!] = c
       tree[c + 1]! += deltas[c]! - (c > 0 ? deltas[c - 1]! : 0)
       const parent = c + 1 + ((c + 1) & -(c + 1))
       if (parent <= n) tree[parent]! += tree[c + 1]!
@@ -312,14 +392,15 @@ export class AnchorIndex {
     this.tree = tree
   }
 
-  /** The lazy delta of chunk `c`. */
+  /** The lazy delta of the chunk at place `c`. */
   private delta(c: number): number {
+    const tree = this.tree
     let sum = 0
-    for (let i = c + 1; i > 0; i -= i & -i) sum += this.tree[i]!
+    for (let i = c + 1; i > 0; i -= i & -i) sum += tree[i]!
     return sum
   }
 
-  /** Adds `shift` to the delta of chunk `c` and every chunk after it. */
+  /** Adds `shift` to the delta of the chunk at place `c` and every chunk after it. */
   private addDelta(c: number, shift: number): void {
     const tree = this.tree
     for (let i = c + 1; i < tree.length; i += i & -i) tree[i]! += shift

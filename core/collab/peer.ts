@@ -42,12 +42,12 @@ export class Peer {
   readonly clientId: number
   private currentUser: UserInfo = NO_USER
   /**
-   * One slot per published selection, in the peer's order: its entry in the shared positions (-1
-   * while it has no place here), and the selection as the awareness state holds it (a later state's
-   * selection equal to it is not resolved again: the entry already follows every edit).
+   * One slot per published selection, in the peer's order, two elements each: its pair in the shared
+   * positions (-1 while it has no place here), then the selection as the awareness state holds it (a
+   * later state's selection equal to it is not resolved again: the pair already follows every edit).
+   * One array of exactly this length (not two grown by push): it is most of what a peer costs.
    */
-  private entries: number[] = []
-  private sources: unknown[] = []
+  private slots: unknown[] = []
   /** Positions still waiting for their text to arrive, by slot; until then a slot stays where it was. */
   private pending: Map<number, DecodedSelection> | null = null
   /** `Selection` objects made for slots when asked for, kept while the caller holds them... */
@@ -77,7 +77,7 @@ export class Peer {
   /** The peer's selections that are placed in this text, in the order the peer added them. */
   getSelections(): Selection[] {
     const selections: Selection[] = []
-    for (let slot = 0; slot < this.entries.length; slot++) if (this.entries[slot]! >= 0) selections.push(this.selectionAt(slot))
+    for (let slot = 0; slot < this.slotCount; slot++) if (this.pairAt(slot) >= 0) selections.push(this.selectionAt(slot))
     return selections
   }
 
@@ -87,7 +87,7 @@ export class Peer {
 
   /** The peer's primary selection: the one y-codemirror.next shows as its cursor. */
   getLastSelection(): Selection | undefined {
-    for (let slot = this.entries.length - 1; slot >= 0; slot--) if (this.entries[slot]! >= 0) return this.selectionAt(slot)
+    for (let slot = this.slotCount - 1; slot >= 0; slot--) if (this.pairAt(slot) >= 0) return this.selectionAt(slot)
     return undefined
   }
 
@@ -137,18 +137,12 @@ export class Peer {
       this.guard(() => this.emitter?.emit('did-change-user', this.currentUser))
     }
     const published = state.selections
-    for (let slot = published.length; slot < this.entries.length; slot++) this.removeSelection(slot)
-    this.entries.length = this.sources.length = Math.min(this.entries.length, published.length)
+    for (let slot = published.length; slot < this.slotCount; slot++) this.removeSelection(slot)
+    if (published.length !== this.slotCount) this.resize(published.length)
     published.forEach((selection, slot) => {
-      if (slot === this.entries.length) {
-        this.entries.push(-1)
-        this.sources.push(null)
-      } else if (isPublishedAs(selection, this.sources[slot])) {
-        this.sources[slot] = selection.source
-        return
-      }
-      this.sources[slot] = selection.source
-      this.place(slot, selection)
+      const unchanged = isPublishedAs(selection, this.slots[2 * slot + 1])
+      this.slots[2 * slot + 1] = selection.source
+      if (!unchanged) this.place(slot, selection)
     })
     this.rethrowListenerError()
   }
@@ -170,9 +164,8 @@ export class Peer {
     if (this.destroyed) return
     this.destroyed = true
     try {
-      for (let slot = 0; slot < this.entries.length; slot++) this.removeSelection(slot)
-      this.entries = []
-      this.sources = []
+      for (let slot = 0; slot < this.slotCount; slot++) this.removeSelection(slot)
+      this.slots = []
       this.pending = null
       this.guard(() => this.emitter?.emit('did-destroy'))
     } finally {
@@ -200,9 +193,9 @@ export class Peer {
     const clampedAnchor = clamp(anchor, buffer)
     const headFollows = (target.collapsed ? target.anchor : target.head).assoc >= 0
     const anchorFollows = target.anchor.assoc >= 0
-    const entry = this.entries[slot]!
-    if (entry >= 0) {
-      positions.set(entry, clampedHead, clampedAnchor, headFollows, anchorFollows)
+    const pair = this.pairAt(slot)
+    if (pair >= 0) {
+      positions.set(pair, clampedHead, clampedAnchor, headFollows, anchorFollows)
       const live = this.liveAt(slot)
       if (live !== undefined) {
         live.marker.headFollows = headFollows
@@ -211,7 +204,7 @@ export class Peer {
       }
       return
     }
-    this.entries[slot] = positions.add(clampedHead, clampedAnchor, headFollows, anchorFollows)
+    this.slots[2 * slot] = positions.add(clampedHead, clampedAnchor, headFollows, anchorFollows)
     if (this.emitter?.hasListeners('did-add-selection')) {
       const selection = this.selectionAt(slot)
       this.guard(() => this.emitter?.emit('did-add-selection', selection))
@@ -219,12 +212,12 @@ export class Peer {
   }
 
   private removeSelection(slot: number): void {
-    const entry = this.entries[slot]!
+    const pair = this.pairAt(slot)
     this.pending?.delete(slot)
-    if (entry < 0) return
+    if (pair < 0) return
     const selection = this.emitter?.hasListeners('did-remove-selection') ? this.selectionAt(slot) : this.liveAt(slot)
-    this.entries[slot] = -1
-    this.host.positions.remove(entry)
+    this.slots[2 * slot] = -1
+    this.host.positions.remove(pair)
     this.live?.delete(slot)
     this.held?.delete(slot)
     if (selection === undefined) return
@@ -237,17 +230,37 @@ export class Peer {
   private selectionAt(slot: number): Selection {
     const existing = this.liveAt(slot)
     if (existing !== undefined) return existing
-    const entry = this.entries[slot]!
+    const pair = this.pairAt(slot)
     const positions = this.host.positions
-    const marker = this.host.markRemoteOffsets(positions.head(entry), positions.tail(entry))
-    marker.headFollows = positions.headFollows(entry)
-    marker.tailFollows = positions.tailFollows(entry)
+    const marker = this.host.markRemoteOffsets(positions.head(pair), positions.tail(pair))
+    marker.headFollows = positions.headFollows(pair)
+    marker.tailFollows = positions.tailFollows(pair)
     const selection = new Selection(this.host.context, this.selectionHost ??= this.makeSelectionHost(), marker)
     ;(this.live ??= new Map()).set(slot, new WeakRef(selection))
     // (Its marker is reachable through `Cursor#getMarker`: if someone destroys it, the slot has no
     // place until the peer publishes a new one.)
-    marker.onDidDestroy(() => this.markerDestroyed(slot, entry))
+    marker.onDidDestroy(() => this.markerDestroyed(slot, pair))
     return selection
+  }
+
+  private get slotCount(): number {
+    return this.slots.length >> 1
+  }
+
+  /** The slot's pair in the shared positions; -1 while it has no place here. */
+  private pairAt(slot: number): number {
+    return this.slots[2 * slot] as number
+  }
+
+  /** Keeps the first `count` slots (the others were removed), new ones empty, in an array of exactly that size. */
+  private resize(count: number): void {
+    const slots = new Array<unknown>(2 * count)
+    for (let slot = 0; slot < count; slot++) {
+      const kept = slot < this.slotCount
+      slots[2 * slot] = kept ? this.slots[2 * slot] : -1
+      slots[2 * slot + 1] = kept ? this.slots[2 * slot + 1] : null
+    }
+    this.slots = slots
   }
 
   private events(): Emitter<PeerEvents> {
@@ -270,10 +283,10 @@ export class Peer {
     })
   }
 
-  private markerDestroyed(slot: number, entry: number): void {
-    if (this.entries[slot] !== entry) return
-    this.entries[slot] = -1
-    this.host.positions.remove(entry)
+  private markerDestroyed(slot: number, pair: number): void {
+    if (this.pairAt(slot) !== pair) return
+    this.slots[2 * slot] = -1
+    this.host.positions.remove(pair)
     this.live?.delete(slot)
     this.held?.delete(slot)
   }

@@ -107,6 +107,48 @@ describe('AnchorIndex: one replacement, each association and mode', () => {
   })
 })
 
+describe('AnchorIndex: storage', () => {
+  it('keeps offsets beyond 2^31 and 2^32 exact, through shifts and reached entries', () => {
+    const index = new AnchorIndex()
+    const big = 2 ** 31
+    const [a, b, c] = entries(index, [big - 1, big + 5, 2 ** 32 + 7], -1)
+    index.splice(10, 0, 3)
+    expect([index.offset(a!), index.offset(b!), index.offset(c!)]).toEqual([big + 2, big + 8, 2 ** 32 + 10])
+    // A deletion across 2^31 reaches b and sends it to the deletion's start; c shifts back.
+    index.splice(big, 2 ** 31 + 1, 1)
+    expect([index.offset(a!), index.offset(b!), index.offset(c!)]).toEqual([big, big, 2 ** 31 + 10])
+    index.set(a!, 2 ** 40)
+    expect(index.offset(a!)).toBe(2 ** 40)
+  })
+
+  it('empties and refills chunks: numbers and chunks are reused, offsets stay right', () => {
+    const index = new AnchorIndex()
+    const ids = Array.from({ length: 1000 }, (_, i) => index.add(i))
+    // Remove all but every 100th entry, so that most chunks empty and leave the order.
+    for (let i = 0; i < 1000; i++) if (i % 100 !== 0) index.remove(ids[i]!)
+    expect(index.count).toBe(10)
+    // The first stays in front of text inserted at it (assoc -1); the others shift.
+    index.splice(0, 0, 5)
+    // New entries reuse the last freed numbers first and fill chunks again.
+    const again = Array.from({ length: 1000 }, (_, i) => index.add(2000 + i, 1))
+    expect(again[0]).toBe(999)
+    expect(again[1]).toBe(998)
+    index.splice(2500, 0, 7)
+    expect(ids.filter((_, i) => i % 100 === 0).map((id) => index.offset(id))).toEqual([0, 105, 205, 305, 405, 505, 605, 705, 805, 905])
+    expect(again.map((id) => index.offset(id))).toEqual(Array.from({ length: 1000 }, (_, i) => (2000 + i >= 2500 ? 2007 + i : 2000 + i)))
+    expect(index.count).toBe(1010)
+  })
+
+  it('refuses an unknown entry or mode, changing nothing', () => {
+    const index = new AnchorIndex()
+    const e = index.add(4)
+    expect(() => index.remove(e + 1)).toThrow('AnchorIndex: no entry 1')
+    expect(() => index.set(-1, 3)).toThrow('AnchorIndex: no entry -1')
+    expect(() => index.add(2, -1, 'track-nothing' as MapMode)).toThrow('AnchorIndex: no map mode track-nothing')
+    expect([index.count, index.offset(e)]).toEqual([1, 4])
+  })
+})
+
 interface Reference {
   offset: number
   assoc: -1 | 1
