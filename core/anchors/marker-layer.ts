@@ -31,11 +31,14 @@ export interface PositionTracker {
 }
 
 /**
- * What an entry of the index belongs to: an end of a marker (weakly for a peer's), a peer's position
- * (null), or a position the index's own rule maps (MAPPED).
+ * What an entry of the index belongs to, as one int32 per entry (a peer's position costs no more): a
+ * peer's position (PEER), a position the index's own rule maps (MAPPED), an end of the marker in
+ * slot `owner - FIRST_MARKER` (see `MarkerLayer#slots`), or nothing (FREE).
  */
-type Owner = DisplayMarker | WeakRef<DisplayMarker> | null | typeof MAPPED
-const MAPPED = 0
+const FREE = -1
+const PEER = 0
+const MAPPED = 1
+const FIRST_MARKER = 2
 
 /**
  * Owns the markers of one editor and moves them through every change of the text, whoever made it.
@@ -53,8 +56,15 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
    * while someone holds or listens to it; the collaboration keeps the peer's offsets meanwhile.
    */
   private readonly remoteMarkers = new Set<WeakRef<DisplayMarker>>()
-  /** Per entry of the index, its owner (undefined for a free entry). */
-  private readonly owners: (Owner | undefined)[] = []
+  /** Per entry of the index, its owner (FREE, PEER, MAPPED or FIRST_MARKER + a slot). */
+  private owners = new Int32Array(16).fill(FREE)
+  /**
+   * The markers with entries in the index, by slot (a peer's held weakly; undefined: a free slot),
+   * and each slot's head and tail entries (a collected marker's entries are released together).
+   */
+  private readonly slots: (DisplayMarker | WeakRef<DisplayMarker> | undefined)[] = []
+  private readonly slotEntries: number[] = []
+  private readonly freeSlots: number[] = []
   /** Valid markers that a change may invalidate (their strategy is not 'never'). */
   private readonly watched = new Set<DisplayMarker>()
   /** Markers that got a change listener (the only ones whose moves are reported). */
@@ -143,11 +153,7 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
     this.moved.delete(marker)
     this.watched.delete(marker)
     this.listened.delete(marker)
-    const owner = this.owners[marker.headEntry]
-    if (owner instanceof WeakRef) this.remoteMarkers.delete(owner)
-    else this.markers.delete(marker)
-    this.release(marker.headEntry)
-    this.release(marker.tailEntry)
+    this.releaseSlot(this.owners[marker.headEntry]! - FIRST_MARKER)
   }
 
   /** Internal: a marker got a change listener: its moves are reported from now on. */
@@ -159,7 +165,7 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
 
   track(offset: number, mode?: MapMode, assoc: -1 | 1 = -1): number {
     const entry = this.anchors.add(this.clampOffset(offset), assoc, mode)
-    this.owners[entry] = mode === undefined ? null : MAPPED
+    this.own(entry, mode === undefined ? PEER : MAPPED)
     return entry
   }
 
@@ -187,32 +193,56 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
     const head = this.anchors.add(headOffset)
     const tail = this.anchors.add(tailOffset)
     const marker = new DisplayMarker(this, this.nextId++, head, tail, options)
+    if (marker.remote && this.remoteMarkers.size >= 2 * this.remoteAtSweep + 64) this.sweepCollected()
+    const slot = this.freeSlots.pop() ?? this.slots.length
     if (marker.remote) {
-      if (this.remoteMarkers.size >= 2 * this.remoteAtSweep + 64) this.sweepCollected()
       const ref = new WeakRef(marker)
       this.remoteMarkers.add(ref)
-      this.owners[head] = this.owners[tail] = ref
+      this.slots[slot] = ref
     } else {
       this.markers.add(marker)
-      this.owners[head] = this.owners[tail] = marker
+      this.slots[slot] = marker
     }
+    this.slotEntries[2 * slot] = head
+    this.slotEntries[2 * slot + 1] = tail
+    this.own(head, FIRST_MARKER + slot)
+    this.own(tail, FIRST_MARKER + slot)
     if (marker.invalidate !== 'never') this.watched.add(marker)
     return marker
   }
 
+  private own(entry: number, owner: number): void {
+    if (entry >= this.owners.length) {
+      const owners = new Int32Array(Math.max(entry + 1, Math.ceil(this.owners.length * 1.5))).fill(FREE)
+      owners.set(this.owners)
+      this.owners = owners
+    }
+    this.owners[entry] = owner
+  }
+
   private release(entry: number): void {
     this.anchors.remove(entry)
-    this.owners[entry] = undefined
+    this.owners[entry] = FREE
+  }
+
+  /** A destroyed or collected marker leaves: its entries (those still in the index) and its slot. */
+  private releaseSlot(slot: number): void {
+    const held = this.slots[slot]
+    if (held instanceof WeakRef) this.remoteMarkers.delete(held)
+    else if (held !== undefined) this.markers.delete(held)
+    for (let end = 2 * slot; end < 2 * slot + 2; end++) {
+      const entry = this.slotEntries[end]!
+      if (this.owners[entry] === FIRST_MARKER + slot) this.release(entry)
+    }
+    this.slots[slot] = undefined
+    this.freeSlots.push(slot)
   }
 
   /** Drops the entries of peers' markers that were garbage collected (amortised over additions). */
   private sweepCollected(): void {
-    for (let entry = 0; entry < this.owners.length; entry++) {
-      const owner = this.owners[entry]
-      if (owner instanceof WeakRef && owner.deref() === undefined) {
-        this.remoteMarkers.delete(owner)
-        this.release(entry)
-      }
+    for (let slot = 0; slot < this.slots.length; slot++) {
+      const held = this.slots[slot]
+      if (held instanceof WeakRef && held.deref() === undefined) this.releaseSlot(slot)
     }
     this.remoteAtSweep = this.remoteMarkers.size
   }
@@ -227,11 +257,8 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
       this.changeLocal = event.local
       this.anchors.splice(start, oldLength, newLength, this.adjust)
       if (this.dead.length > 0) {
-        for (const entry of this.dead) {
-          const owner = this.owners[entry]
-          if (owner instanceof WeakRef) this.remoteMarkers.delete(owner)
-          if (owner !== undefined) this.release(entry)
-        }
+        // (Both ends of a collected marker may be here: the first releases the slot and both.)
+        for (const entry of this.dead) if (this.owners[entry]! >= FIRST_MARKER) this.releaseSlot(this.owners[entry]! - FIRST_MARKER)
         this.dead.length = 0
       }
       if (this.listened.size > 0) this.noteMoves(change)
@@ -350,9 +377,11 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
 
   /** The marker an entry is an end of; null or MAPPED for a tracked position; undefined for a collected marker's. */
   private markerOf(entry: number): DisplayMarker | null | typeof MAPPED | undefined {
-    const owner = this.owners[entry]
-    if (owner instanceof WeakRef) return owner.deref()
-    return owner
+    const owner = this.owners[entry]!
+    if (owner === PEER) return null
+    if (owner === MAPPED) return MAPPED
+    const held = this.slots[owner - FIRST_MARKER]
+    return held instanceof WeakRef ? held.deref() : held
   }
 
   private emitMoves(): void {
