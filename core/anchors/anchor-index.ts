@@ -43,7 +43,6 @@ function grown<T extends Float64Array | Int32Array>(array: T, needed: number, ma
 export class AnchorIndex {
   /** Per entry: its offset minus its chunk's delta (a free entry: the next free one, or -1). */
   private stored = new Float64Array(16)
-  /** Per entry: the number of its chunk. */
   /** Per entry: its chunk's number << CHUNK_OF | FOLLOWS, its mode, LOST and USED (0 for a free entry). */
   private home = new Int32Array(16)
   /** Entries numbered so far (free or not), and the last one freed (-1: none). */

@@ -153,7 +153,9 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
     this.moved.delete(marker)
     this.watched.delete(marker)
     this.listened.delete(marker)
-    this.releaseSlot(this.owners[marker.headEntry]! - FIRST_MARKER)
+    const owner = this.owners[marker.headEntry]!
+    // (A marker whose entries already left, as a collected one's do, has nothing more to release.)
+    if (owner >= FIRST_MARKER && this.markerOf(marker.headEntry) === marker) this.releaseSlot(owner - FIRST_MARKER)
   }
 
   /** Internal: a marker got a change listener: its moves are reported from now on. */
