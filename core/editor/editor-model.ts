@@ -114,7 +114,12 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     this.rowsPerPage = options.rowsPerPage ?? 1
     this.clipboard = options.clipboard ?? Clipboard.getDefault()
     this.history = new History(
-      { buffer: this.buffer, selectionOffsets: () => this.selections.offsets(), restoreSelections: (offsets) => this.restoreSelections(offsets) },
+      {
+        buffer: this.buffer,
+        anchors: this.markerLayer,
+        selectionOffsets: () => this.selections.offsets(),
+        restoreSelections: (offsets) => this.restoreSelections(offsets),
+      },
       origin,
     )
     this.scope = new OperationScope(this.buffer, this.history, this, () => this.readOnly)
