@@ -58,16 +58,22 @@ export class OwnFoldAnchors implements FoldAnchors {
     let before = length
     for (const change of changes) before -= change.newLength - change.oldLength
     for (const change of changes) {
-      const edit = { offset: change.startOffset, deleteLength: change.oldLength, insertText: change.newText }
-      const set = ChangeSet.fromSequential(before, [edit])
-      before = set.newLength
+      const { startOffset: start, oldLength, newLength } = change
+      let set: ChangeSet | null = null
       for (let entry = 0; entry < this.offsets.length; entry++) {
-        if (!this.live[entry]) continue
         const offset = this.offsets[entry]!
+        // Before the change nothing moves, after it everything shifts: only the entries it reaches need the rule.
+        if (!this.live[entry] || offset < start) continue
+        if (offset > start + oldLength) {
+          this.offsets[entry] = offset + newLength - oldLength
+          continue
+        }
+        set ??= ChangeSet.fromSequential(before, [{ offset: start, deleteLength: oldLength, insertText: change.newText }])
         const assoc = this.assocs[entry]!
         if (!this.lost[entry] && set.mapPos(offset, assoc, this.modes[entry]) === null) this.lost[entry] = true
         this.offsets[entry] = set.mapPos(offset, assoc)!
       }
+      before += newLength - oldLength
     }
   }
 }

@@ -196,14 +196,20 @@ export class FoldSet {
 
   /**
    * Follows the changes of one buffer event, once the anchors have mapped the folds' entries through
-   * them: drops the folds whose entries a deletion removed, and brings the others' rows and columns in
-   * step. One change (typing, any local edit) is followed from its extents; several (a peer's
-   * transaction) by reading the positions of every fold from the first change on.
+   * all of them: drops the folds whose entries a deletion removed, and brings the others' rows and
+   * columns in step, change by change from their extents. An end a change reached is where the index
+   * put it, as no later change reaches it again, unless one starts right where the previous one's new
+   * text ends: then every fold from the first change on is read from its entries.
    */
   applyChanges(changes: readonly TextChange[]): void {
     if (this.folds.length === 0 || changes.length === 0) return
-    if (changes.length > 1) this.reread(changes[0]!.startRow, changes[0]!.startColumn)
-    else this.follow(changes[0]!)
+    for (let i = 1; i < changes.length; i++) {
+      if (changes[i]!.startOffset === changes[i - 1]!.startOffset + changes[i - 1]!.newLength) {
+        this.reread(changes[0]!.startRow, changes[0]!.startColumn)
+        return
+      }
+    }
+    for (const change of changes) this.follow(change)
   }
 
   /**

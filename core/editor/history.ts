@@ -70,8 +70,7 @@ export class History implements HistoryMember {
   }
 
   destroy(): void {
-    for (const entry of this.afterEntries) this.host.anchors.untrack(entry)
-    this.afterEntries.length = 0
+    this.releaseAfter(0)
     this.shared.leave(this)
   }
 
@@ -121,22 +120,45 @@ export class History implements HistoryMember {
     if (top !== undefined && this.changedStep) this.holdAfter(top, this.host.selectionOffsets())
   }
 
-  /** Keeps `selections` as the selections after `step`, in the entries of the last step (moved) or new ones. */
+  /**
+   * Keeps `selections` as the selections after `step`, in the entries of the last step (moved) or new
+   * ones. A cursor (an empty selection) holds one entry as both its anchor and head.
+   */
   private holdAfter(step: StackItem, selections: SelectionOffsets[]): void {
     const anchors = this.host.anchors
     const entries = this.afterEntries
-    const count = 2 * selections.length
-    while (entries.length > count) anchors.untrack(entries.pop()!)
+    this.releaseAfter(selections.length)
     for (let i = 0; i < selections.length; i++) {
       const { anchor, head } = selections[i]!
-      if (2 * i < entries.length) {
-        anchors.move(entries[2 * i]!, anchor)
-        anchors.move(entries[2 * i + 1]!, head)
+      if (2 * i === entries.length) {
+        const first = anchors.track(anchor)
+        entries.push(first, anchor === head ? first : anchors.track(head))
+        continue
+      }
+      const first = entries[2 * i]!
+      const second = entries[2 * i + 1]!
+      anchors.move(first, anchor)
+      if (anchor === head) {
+        if (second !== first) anchors.untrack(second)
+        entries[2 * i + 1] = first
+      } else if (second === first) {
+        entries[2 * i + 1] = anchors.track(head)
       } else {
-        entries.push(anchors.track(anchor), anchors.track(head))
+        anchors.move(second, head)
       }
     }
     this.pendingAfter = step
+  }
+
+  /** Lets go of the entries of the selections after the first `kept`. */
+  private releaseAfter(kept: number): void {
+    const entries = this.afterEntries
+    while (entries.length > 2 * kept) {
+      const second = entries.pop()!
+      const first = entries.pop()!
+      this.host.anchors.untrack(first)
+      if (second !== first) this.host.anchors.untrack(second)
+    }
   }
 
   /** Whether the selections after the latest step are still `selections`. */
