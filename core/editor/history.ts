@@ -50,8 +50,8 @@ export class History implements HistoryMember {
   /** The latest step, while the selections right after it (in `afterEntries`) are not yet anchored. */
   private pendingAfter: StackItem | null = null
   /**
-   * The selections right after the latest step: an anchor entry and a head entry per selection. The
-   * entries stay in the index between steps and are moved, not made again, for the next step.
+   * The selections right after the latest step: an anchor entry and a head entry per selection (the same
+   * one for a cursor). The entries stay in the index between steps and are moved, not made again.
    */
   private readonly afterEntries: number[] = []
   /** Set when the running change made or extended an undo step. */
