@@ -54,7 +54,7 @@ export class DeferredUpdates {
     for (const relay of takers) this.enqueue(relay, write, origin)
   }
 
-  /** `schedule` runs a callback in a later task (the page's `setTimeout(callback, 0)`). */
+  /** `schedule` runs a callback in a later task (the page: after the next frame is painted). */
   constructor(
     private readonly doc: Y.Doc,
     private readonly schedule: (callback: () => void) => void,

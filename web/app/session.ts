@@ -54,7 +54,8 @@ export class Session {
 
   constructor(private readonly options: SessionOptions) {
     this.doc = new Y.Doc()
-    this.updates = new DeferredUpdates(this.doc, later(options.win))
+    // After the frame that shows a paste: writing, sending and storing its update wait for that frame.
+    this.updates = new DeferredUpdates(this.doc, (callback) => afterNextFrame(options.win, callback))
     this.storage = safeLocalStorage(options.win)
     this.writableKey = `${WRITABLE_KEY}${options.room}`
     const linkId = fingerprint(options.token ?? '')
@@ -139,13 +140,6 @@ export class Session {
     if (persistence !== null) this.updates.stop(persistence._storeUpdate, false)
     void persistence?.destroy()
     for (const listener of this.refusalListeners) listener(this.refusal)
-  }
-}
-
-/** Runs a callback in a later task of the page. */
-function later(win: Window): (callback: () => void) => void {
-  return (callback) => {
-    win.setTimeout(callback, 0)
   }
 }
 
