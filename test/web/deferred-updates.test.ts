@@ -105,6 +105,20 @@ describe('DeferredUpdates', () => {
     expect(second.replica.getText('text').toString()).toBe(doc.getText('text').toString())
   })
 
+  it("neither writes nor schedules anything for a big update every listener ignores (a room's first sync)", () => {
+    const doc = new Y.Doc()
+    const tasks: (() => void)[] = []
+    const relay = new DeferredUpdates(doc, (callback: () => void) => tasks.push(callback))
+    const { seen, listener } = recorder()
+    relay.relay(listener, (origin) => origin === 'sync')
+    const writes: boolean[] = []
+    doc.on('afterTransactionCleanup', () => writes.push(writesUpdate(doc)))
+    doc.transact(() => doc.getText('text').insert(0, 's'.repeat(BIG_UPDATE)), 'sync')
+    expect(writes).toEqual([false])
+    expect(tasks.length).toBe(0)
+    expect(seen.length).toBe(0)
+  })
+
   it('hands waiting updates on when stopped or disposed with flush, drops them without, and stops relaying', () => {
     const { doc, seen, relay, runLater, replica } = setUp()
     const text = doc.getText('text')

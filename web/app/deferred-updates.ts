@@ -46,10 +46,12 @@ export class DeferredUpdates {
       return
     }
     this.listen(false)
-    const write = captureTransactionUpdate(transaction)
+    // A big update no listener wants (a room's first sync, before IndexedDB is opened) is not even captured.
     const origin = transaction.origin
     const takers = [...this.relays.values()].filter((relay) => !relay.ignores(origin))
-    if (write === null || takers.length === 0) return
+    if (takers.length === 0) return
+    const write = captureTransactionUpdate(transaction)
+    if (write === null) return
     this.schedule(() => void write())
     for (const relay of takers) this.enqueue(relay, write, origin)
   }
