@@ -27,6 +27,8 @@ export default defineConfig({
           name: 'yjs-oldest',
           include: ['test/buffer/yjs-conformance.test.ts', 'test/buffer/transaction-update.test.ts'],
           env: { COTEXT_YJS: 'yjs 13.6.0' },
+          // The same seeded fuzzes as the unit project, with its allowance for a loaded machine.
+          testTimeout: 30_000,
         },
       },
       {

@@ -52,6 +52,8 @@ export type { FindStatus } from './buffer/scan.ts'
 export { AuthorshipRun, type TextDiff } from './collab/authorship.ts'
 /** The Yjs clients that wrote the current text, as runs in text order (one walk of the item list; the server's authorship). */
 export { visibleClientRuns, clientsChangedBy, encodeTransactionUpdate, type ClientRun } from './buffer/yjs-internals.ts'
+/** A transaction's update (as Yjs emits it) written later, from copies of its structs taken now: a big paste's encoding leaves its task. */
+export { captureTransactionUpdate } from './buffer/yjs-internals.ts'
 /** A change of the log (`getChanges`, `onDidAddChange`), its query, and the revert window it keeps deleted text for. */
 export type { ChangeEntry, ChangeQuery, RevertWindow } from './collab/change-log.ts'
 /** Who made a change (client, user, attested), and the map where the server binds clients to users. */

@@ -90,7 +90,7 @@ export class MarkerLayer implements MarkerHome, PositionTracker {
     readonly display: DisplayLayer,
   ) {
     this.subscriptions = [
-      buffer.addChangeHook('markers', (event) => this.applyChanges(event)),
+      buffer.addChangeHook('anchors', (event) => this.applyChanges(event)),
       buffer.addAfterChangeHook('markers', () => this.emitMoves()),
     ]
   }

@@ -7,15 +7,18 @@ import type { BufferChangeEvent } from './text-change.ts'
  * `onDidChange` listeners; then, once per transaction, each stage's after-change step in the same
  * order; and when Yjs has finished the transaction, `onDidChangeText` with its one `ChangeSet`.
  *
- * - display: the screen layout follows the change (markers resolve screen positions through it);
- * - markers: selections, cursors, folds' and users' markers move (their events wait for "after");
+ * - anchors: the one anchor index maps every tracked position (markers' ends, selections, folds, the
+ *   peers' positions, the published snapshot, the history's pending selections), once;
+ * - display: the screen layout follows the change, reading the folds' new positions (markers resolve
+ *   screen positions through it);
+ * - markers: their change events wait for "after";
  * - language: the syntax tree marks what to re-parse;
- * - history: the undo step's pending selections move;
- * - collaboration: our published selections and the peers' follow.
+ * - history: the undo step's pending selections (entries of the index) have moved;
+ * - collaboration: our published selections and the peers' (entries too) have moved.
  *
  * Each part registers under its stage; the order it registered in does not matter.
  */
-export const CHANGE_PIPELINE = ['display', 'markers', 'language', 'history', 'collaboration'] as const
+export const CHANGE_PIPELINE = ['anchors', 'display', 'markers', 'language', 'history', 'collaboration'] as const
 
 /** One stage of the change pipeline. */
 export type PipelineStage = (typeof CHANGE_PIPELINE)[number]

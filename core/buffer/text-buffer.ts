@@ -317,7 +317,8 @@ export class TextBuffer {
     const start = this.clipPosition(r.start)
     if (options.normalizeLineEndings !== false && /[\r\n]/.test(text)) {
       const ending = this.lineEndingForRow(start.row) || this.lineEndingForRow(start.row - 1)
-      if (ending) text = text.replace(/\r\n|\r|\n/g, ending)
+      // Text already in '\n' endings for a '\n' row is left as it is (a 2 MB paste is not copied).
+      if (ending && !(ending === '\n' && text.indexOf('\r') === -1)) text = text.replace(/\r\n|\r|\n/g, ending)
     }
     const startOffset = this.offsetForPoint(start)
     const endOffset = r.end === r.start || r.end.isEqual(r.start) ? startOffset : this.characterIndexForPosition(r.end)

@@ -92,6 +92,12 @@ function extent(row: number, column: number, endRow: number, endColumn: number):
 /** How many line breaks `text` holds ('\r\n', '\r' and '\n' each count once), as `Range.fromText` counts rows. */
 export function lineBreakCount(text: string): number {
   let rows = 0
+  // Without '\r' every break is one '\n': indexOf finds them several times faster than a loop over
+  // the code units (a 2 MB paste is counted twice in its task).
+  if (text.indexOf('\r') === -1) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) rows++
+    return rows
+  }
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (c === 10) rows++

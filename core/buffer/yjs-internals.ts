@@ -422,6 +422,69 @@ export function encodeTransactionUpdate(transaction: Y.Transaction, changed: Rea
   return encoder.toUint8Array()
 }
 
+/**
+ * `encodeTransactionUpdate` written later: copies of the transaction's new structs are taken now and
+ * the returned function writes the same bytes from them whenever it is called (once; it keeps the
+ * result), however the document changed meanwhile (later edits split, merge and collect the structs
+ * in the store, never the copies). A copy shares its item's string, so capturing a 2 MB paste copies
+ * no text; the UTF-8 encoding of it, the costly part, moves to the call. Null as encodeTransactionUpdate.
+ */
+export function captureTransactionUpdate(transaction: Y.Transaction): (() => Uint8Array) | null {
+  const changed = clientsChangedBy(transaction)
+  const { deleteSet } = transaction
+  if (changed.length === 0 && deleteSet.clients.size === 0) return null
+  const store = transaction.doc.store
+  const structs: Array<readonly [number, number, Array<Y.Item | Y.GC>]> = []
+  for (const [client, clock] of [...changed].sort((a, b) => b[0] - a[0])) {
+    const all = store.clients.get(client)!
+    const from = Math.max(clock, all[0]!.id.clock)
+    structs.push([client, from, all.slice(Y.findIndexSS(all, from)).map(copyStruct)])
+  }
+  const deletes = [...deleteSet.clients].sort((a, b) => b[0] - a[0]).map(([client, items]) => [client, items.map((item) => [item.clock, item.len] as const)] as const)
+  let bytes: Uint8Array | null = null
+  return () => {
+    if (bytes !== null) return bytes
+    const encoder = new Y.UpdateEncoderV1()
+    encoding.writeVarUint(encoder.restEncoder, structs.length)
+    for (const [client, from, copies] of structs) writeStructs(encoder, copies, client, from)
+    encoding.writeVarUint(encoder.restEncoder, deletes.length)
+    for (const [client, items] of deletes) {
+      encoder.resetDsCurVal()
+      encoding.writeVarUint(encoder.restEncoder, client)
+      encoding.writeVarUint(encoder.restEncoder, items.length)
+      for (const [clock, len] of items) {
+        encoder.writeDsClock(clock)
+        encoder.writeDsLen(len)
+      }
+    }
+    bytes = encoder.toUint8Array()
+    return bytes
+  }
+}
+
+/**
+ * A struct as it is now, for writing later. Splitting an item or collecting its content changes the
+ * item's content in place (a string is cut, a deleted length shortened, the content replaced), so the
+ * copy has its own content object when its kind can be cut; the others (one unit long) are never
+ * changed in place, and a type's content, though collected, writes only its kind.
+ * An item without origins writes its parent, which is named now: a root type that arrived before
+ * anyone asked for it is a placeholder, replaced (items re-parented) once someone does, and the
+ * placeholder is no longer found under its name. Item#write takes a parent given as the root type's
+ * name or as the parent item's ID as it is (the form updates decoded without a document have).
+ */
+/** The contents Item#split cuts (or collecting shortens) in place. */
+const SPLITS = [Y.ContentString, Y.ContentDeleted, Y.ContentAny, Y.ContentJSON]
+
+function copyStruct(struct: Y.Item | Y.GC): Y.Item | Y.GC {
+  if (!(struct instanceof Y.Item)) return new Y.GC(struct.id, struct.length)
+  const content = SPLITS.some((kind) => struct.content instanceof kind) ? struct.content.copy() : struct.content
+  let parent = struct.parent
+  if (struct.origin === null && struct.rightOrigin === null && parent instanceof Y.AbstractType) {
+    parent = parent._item === null ? (Y.findRootTypeKey(parent) as unknown as Y.ID) : parent._item.id
+  }
+  return new Y.Item(struct.id, null, struct.origin, null, struct.rightOrigin, parent, struct.parentSub, content)
+}
+
 /** The clients `transaction` inserted under, each with its clock before the transaction. */
 export function clientsChangedBy(transaction: Y.Transaction): Array<readonly [number, number]> {
   const found: Array<readonly [number, number]> = []

@@ -15,6 +15,7 @@ import {
   type ClipDirection,
   type RowColumn,
 } from './display-line.ts'
+import type { FoldAnchors } from './fold-anchors.ts'
 import { FoldSet, type Fold, type FoldSpan } from './fold-set.ts'
 import { foldableRowRangeContainingRow, isFoldableAtRow } from './fold-ranges.ts'
 import type { RowEntry, RowIndex } from './row-index.ts'
@@ -94,7 +95,7 @@ export class DisplayLayer {
   private editorWidthInChars = 80
   private hangingIndent = 0
   private atomicSoftTabs = true
-  private readonly folds = new FoldSet()
+  private readonly folds: FoldSet
   private readonly layout: ScreenLayout
   private readonly rows: RowIndex
   private readonly emitter = new Emitter<DisplayLayerEvents>()
@@ -115,6 +116,7 @@ export class DisplayLayer {
       this.hangingIndent = positiveInteger(options.softWrapHangingIndentLength, 'softWrapHangingIndentLength', 0)
     }
     if (options.atomicSoftTabs !== undefined) this.atomicSoftTabs = Boolean(options.atomicSoftTabs)
+    this.folds = new FoldSet(buffer)
     this.layout = new ScreenLayout(buffer, this.folds)
     this.rows = this.layout.rows
     this.updateSettings()
@@ -407,6 +409,11 @@ export class DisplayLayer {
   }
 
   // Folds
+
+  /** Keeps the folds' ends in `anchors` (an editor's one anchor index, which maps them at the pipeline's 'anchors' stage, before this layer follows a change). */
+  useAnchors(anchors: FoldAnchors): void {
+    this.folds.moveTo(anchors)
+  }
 
   /** Folds a buffer range (clipped); returns the fold's id. Overlapping folds show as one. */
   foldBufferRange(bufferRange: RangeLike): number {

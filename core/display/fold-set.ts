@@ -1,7 +1,16 @@
+import type { TextChange } from '../buffer/text-change.ts'
 import { Point } from '../point/point.ts'
 import { Range } from '../point/range.ts'
+import { OwnFoldAnchors, type FoldAnchors } from './fold-anchors.ts'
 
-/** A buffer range in plain numbers, so that shifting folds through an edit allocates nothing. */
+/** Offsets <-> positions in the folded text (TextBuffer has these). */
+export interface FoldText {
+  characterIndexForPosition(position: Point): number
+  positionForCharacterIndex(offset: number): Point
+  getLength(): number
+}
+
+/** A buffer range in plain numbers, so that following an edit allocates nothing. */
 export interface FoldSpan {
   startRow: number
   startColumn: number
@@ -11,6 +20,9 @@ export interface FoldSpan {
 
 interface FoldRecord extends FoldSpan {
   readonly id: number
+  /** Its ends' entries in the anchors; the rows and columns above are their positions, kept in step. */
+  startEntry: number
+  endEntry: number
 }
 
 /** One fold as callers see it. */
@@ -28,15 +40,15 @@ function compareFolds(a: FoldRecord, b: FoldRecord): number {
   return compare(a.startRow, a.startColumn, b.startRow, b.startColumn) || compare(b.endRow, b.endColumn, a.endRow, a.endColumn) || a.id - b.id
 }
 
-/** Moves a position at or after the end of a change by the change's extent. */
-function shiftStart(fold: FoldSpan, oldEnd: Point, newEnd: Point): void {
-  if (fold.startRow === oldEnd.row) fold.startColumn += newEnd.column - oldEnd.column
-  fold.startRow += newEnd.row - oldEnd.row
+/** Moves a start after the change's old end (or, for a displayed fold, at it) by the change's extent. */
+function shiftStart(fold: FoldSpan, change: TextChange): void {
+  if (fold.startRow === change.oldEndRow) fold.startColumn += change.newEndColumn - change.oldEndColumn
+  fold.startRow += change.newEndRow - change.oldEndRow
 }
 
-function shiftEnd(fold: FoldSpan, oldEnd: Point, newEnd: Point): void {
-  if (fold.endRow === oldEnd.row) fold.endColumn += newEnd.column - oldEnd.column
-  fold.endRow += newEnd.row - oldEnd.row
+function shiftEnd(fold: FoldSpan, change: TextChange): void {
+  if (fold.endRow === change.oldEndRow) fold.endColumn += change.newEndColumn - change.oldEndColumn
+  fold.endRow += change.newEndRow - change.oldEndRow
 }
 
 function rangeOf(fold: FoldSpan): Range {
@@ -44,9 +56,24 @@ function rangeOf(fold: FoldSpan): Range {
 }
 
 /**
- * The folds of a display layer, kept in buffer coordinates through every edit as Atom's fold markers
- * are (exclusive, invalidated on overlap): text inserted at a fold's start or end stays outside it, an
- * edit strictly inside it keeps it, and an edit that reaches across its start or end destroys it.
+ * Atom's fold markers are exclusive and invalidated on overlap. A fold's start is pushed by text
+ * inserted at it (assoc 1), and a deletion of the character after it destroys the fold ('track-after');
+ * its end stays before text inserted at it (assoc -1), and a deletion of the character before it
+ * destroys the fold ('track-before'). An empty fold (never displayed) moves with text inserted at it
+ * and goes only when a deletion spans it ('track-del'), so one at the start or end of a deletion stays.
+ * (A fold that is not empty never becomes empty: a deletion that would empty it reaches its start.)
+ */
+function trackFold(anchors: FoldAnchors, start: number, end: number): { startEntry: number; endEntry: number } {
+  if (start === end) return { startEntry: anchors.track(start, 'track-del', 1), endEntry: anchors.track(end, 'track-del', 1) }
+  return { startEntry: anchors.track(start, 'track-after', 1), endEntry: anchors.track(end, 'track-before', -1) }
+}
+
+/**
+ * The folds of a display layer. Their ends are entries of an anchor index (`FoldAnchors`), which maps
+ * them through every change by the rules `trackFold` states: text inserted at a fold's start or end
+ * stays outside it, an edit strictly inside it keeps it, and an edit that reaches across its start or
+ * end destroys it. The set keeps each end's row and column in step with its entry (the entries a change
+ * reached are read from the index; the rest only shift with the change) and orders the folds by start.
  * Overlapping folds show as one (`merged`), and the rows that merged folds join make display lines.
  */
 export class FoldSet {
@@ -56,17 +83,26 @@ export class FoldSet {
   private mergedCache: FoldSpan[] | null = null
   private spansCache: { start: number; end: number }[] | null = null
 
+  /** The folds' entries are kept in a list of the set's own until `moveTo` moves them into an index. */
+  constructor(
+    private readonly text: FoldText,
+    private anchors: FoldAnchors = new OwnFoldAnchors(),
+  ) {}
+
   get size(): number {
     return this.folds.length
   }
 
   add(range: Range): number {
+    const { startEntry, endEntry } = trackFold(this.anchors, this.text.characterIndexForPosition(range.start), this.text.characterIndexForPosition(range.end))
     const fold: FoldRecord = {
       id: this.nextId++,
       startRow: range.start.row,
       startColumn: range.start.column,
       endRow: range.end.row,
       endColumn: range.end.column,
+      startEntry,
+      endEntry,
     }
     let lo = 0
     let hi = this.folds.length
@@ -99,11 +135,28 @@ export class FoldSet {
     this.folds = this.folds.filter((fold) => {
       if (!doomed.has(fold.id)) return true
       ranges.push(rangeOf(fold))
-      this.byId.delete(fold.id)
+      this.forget(fold)
       return false
     })
     this.invalidate()
     return ranges
+  }
+
+  /** Maps the entries through one event's changes when they are in the set's own list (no index maps them). */
+  followOwnAnchors(changes: readonly TextChange[]): void {
+    if (this.anchors instanceof OwnFoldAnchors) this.anchors.follow(changes, this.text.getLength())
+  }
+
+  /** Moves the folds' entries into `anchors` (an editor's one index), which maps them from now on. */
+  moveTo(anchors: FoldAnchors): void {
+    for (const fold of this.folds) {
+      const start = this.anchors.offset(fold.startEntry)
+      const end = this.anchors.offset(fold.endEntry)
+      this.anchors.untrack(fold.startEntry)
+      this.anchors.untrack(fold.endEntry)
+      Object.assign(fold, trackFold(anchors, start, end))
+    }
+    this.anchors = anchors
   }
 
   all(): Fold[] {
@@ -142,93 +195,132 @@ export class FoldSet {
   }
 
   /**
-   * Moves every fold through one replacement of [start, oldEnd] by text ending at newEnd (all in the
-   * coordinates just before it), destroying the folds whose start or end it overlaps. Returns the
-   * destroyed folds' old ranges.
+   * Follows the changes of one buffer event, once the anchors have mapped the folds' entries through
+   * all of them: drops the folds whose entries a deletion removed, and brings the others' rows and
+   * columns in step, change by change from their extents. An end a change reached is where the index
+   * put it, as no later change reaches it again, unless one starts right where the previous one's new
+   * text ends: then every fold from the first change on is read from its entries.
    */
-  applyChange(start: Point, oldEnd: Point, newEnd: Point): Range[] {
-    if (this.folds.length === 0) return []
-    const a = start
-    const isInsertion = a.row === oldEnd.row && a.column === oldEnd.column
-    if (isInsertion && a.row === newEnd.row && a.column === newEnd.column) return []
-    const destroyed: Range[] = []
+  applyChanges(changes: readonly TextChange[]): void {
+    if (this.folds.length === 0 || changes.length === 0) return
+    for (let i = 1; i < changes.length; i++) {
+      if (changes[i]!.startOffset === changes[i - 1]!.startOffset + changes[i - 1]!.newLength) {
+        this.reread(changes[0]!.startRow, changes[0]!.startColumn)
+        return
+      }
+    }
+    for (const change of changes) this.follow(change)
+  }
+
+  /**
+   * Reads every fold's position from its entries (dropping the lost ones): for after a change whose
+   * extents did not describe the text (see ScreenLayout's fallback).
+   */
+  rereadAll(): void {
+    if (this.folds.length > 0) this.reread(0, 0)
+  }
+
+  private follow(change: TextChange): void {
+    const { startRow, startColumn, oldEndRow, oldEndColumn, newEndRow } = change
+    if (change.oldLength === 0 && change.newLength === 0) return
+    let destroyed = false
     let kept = 0
     const folds = this.folds
     // A change that adds or removes no line break moves nothing on rows after it: the folds starting
     // there (sorted by start) stay as they are.
-    const sameRows = a.row === oldEnd.row && oldEnd.row === newEnd.row
+    const sameRows = startRow === oldEndRow && oldEndRow === newEndRow
     let untouched = folds.length
     for (let i = 0; i < folds.length; i++) {
       const fold = folds[i]!
-      if (sameRows && fold.startRow > a.row) {
+      if (sameRows && fold.startRow > startRow) {
         untouched = i
         break
       }
       // Most folds end before the change and stay as they are.
-      if (fold.endRow < a.row || (fold.endRow === a.row && fold.endColumn < a.column)) {
+      if (fold.endRow < startRow || (fold.endRow === startRow && fold.endColumn < startColumn)) {
         folds[kept++] = fold
         continue
       }
-      const startVsA = compare(fold.startRow, fold.startColumn, a.row, a.column)
-      const endVsA = compare(fold.endRow, fold.endColumn, a.row, a.column)
-      const startVsEnd = compare(fold.startRow, fold.startColumn, oldEnd.row, oldEnd.column)
-      const endVsEnd = compare(fold.endRow, fold.endColumn, oldEnd.row, oldEnd.column)
-      const isEmpty = fold.startRow === fold.endRow && fold.startColumn === fold.endColumn
-      // An empty fold (never displayed) at the start of a deletion stays where it is, as in Atom.
-      const overlaps = isEmpty
-        ? startVsA > 0 && startVsEnd < 0
-        : (startVsA >= 0 && startVsEnd < 0) || (endVsA > 0 && endVsEnd <= 0)
-      if (!isInsertion && overlaps) {
-        destroyed.push(rangeOf(fold))
-        this.byId.delete(fold.id)
+      if (this.anchors.isLost(fold.startEntry) || this.anchors.isLost(fold.endEntry)) {
+        this.forget(fold)
+        destroyed = true
         continue
       }
-      // Exclusive: text inserted at the start goes before the fold, at the end after it.
-      if (startVsEnd >= 0) shiftStart(fold, oldEnd, newEnd)
-      if (endVsEnd > 0 || (isEmpty && startVsEnd >= 0)) shiftEnd(fold, oldEnd, newEnd)
+      // An end after the change's old end shifts with it; one inside goes where the index put it: the
+      // start or the end of the new text.
+      if (compare(fold.startRow, fold.startColumn, oldEndRow, oldEndColumn) > 0) shiftStart(fold, change)
+      else if (compare(fold.startRow, fold.startColumn, startRow, startColumn) >= 0) this.placeStart(fold, change)
+      if (compare(fold.endRow, fold.endColumn, oldEndRow, oldEndColumn) > 0) shiftEnd(fold, change)
+      else this.placeEnd(fold, change)
       folds[kept++] = fold
     }
     const touched = kept
     for (let i = untouched; i < folds.length; i++) folds[kept++] = folds[i]!
-    this.folds.length = kept
+    folds.length = kept
     // The untouched folds were in order already: check the moved ones and the seam after them.
     for (let i = 1; i <= touched && i < kept; i++) {
-      if (compareFolds(this.folds[i - 1]!, this.folds[i]!) > 0) {
-        this.folds.sort(compareFolds)
+      if (compareFolds(folds[i - 1]!, folds[i]!) > 0) {
+        folds.sort(compareFolds)
         break
       }
     }
-    if (destroyed.length > 0 || !this.mergedCache) {
+    if (destroyed || !this.mergedCache) {
       this.invalidate()
-      return destroyed
+      return
     }
     // No fold was destroyed, so the displayed folds keep their shape (the mapping keeps the order of
-    // starts and of ends): move them the same way instead of merging again on every keystroke.
+    // starts and of ends): their ends are ends of folds, and move as those did.
     for (const fold of this.mergedCache) {
-      if (sameRows && fold.startRow > a.row) break
-      if (compare(fold.startRow, fold.startColumn, oldEnd.row, oldEnd.column) >= 0) shiftStart(fold, oldEnd, newEnd)
-      if (compare(fold.endRow, fold.endColumn, oldEnd.row, oldEnd.column) > 0) shiftEnd(fold, oldEnd, newEnd)
+      if (sameRows && fold.startRow > startRow) break
+      if (compare(fold.startRow, fold.startColumn, oldEndRow, oldEndColumn) >= 0) shiftStart(fold, change)
+      if (compare(fold.endRow, fold.endColumn, oldEndRow, oldEndColumn) > 0) shiftEnd(fold, change)
     }
     // Rows only join into display lines differently when the change adds or removes line breaks.
-    if (a.row !== oldEnd.row || a.row !== newEnd.row) this.spansCache = null
-    return destroyed
+    if (!sameRows) this.spansCache = null
   }
 
-  /**
-   * Moves every fold end into the text with `clip` (and re-sorts): for after a change whose extents
-   * did not describe the text (see DisplayLayer's fallback).
-   */
-  clipAll(clip: (row: number, column: number) => { row: number; column: number }): void {
+  /** A start the change reached (in [start, old end]): at the start of the new text or at its end. */
+  private placeStart(fold: FoldRecord, change: TextChange): void {
+    const atEnd = this.anchors.offset(fold.startEntry) !== change.startOffset
+    fold.startRow = atEnd ? change.newEndRow : change.startRow
+    fold.startColumn = atEnd ? change.newEndColumn : change.startColumn
+  }
+
+  private placeEnd(fold: FoldRecord, change: TextChange): void {
+    const atEnd = this.anchors.offset(fold.endEntry) !== change.startOffset
+    fold.endRow = atEnd ? change.newEndRow : change.startRow
+    fold.endColumn = atEnd ? change.newEndColumn : change.startColumn
+  }
+
+  /** Reads the positions of the folds that end at or after (row, column) from their entries. */
+  private reread(row: number, column: number): void {
+    let kept = 0
     for (const fold of this.folds) {
-      const start = clip(fold.startRow, fold.startColumn)
-      const end = clip(fold.endRow, fold.endColumn)
+      if (compare(fold.endRow, fold.endColumn, row, column) < 0) {
+        this.folds[kept++] = fold
+        continue
+      }
+      if (this.anchors.isLost(fold.startEntry) || this.anchors.isLost(fold.endEntry)) {
+        this.forget(fold)
+        continue
+      }
+      const start = this.text.positionForCharacterIndex(this.anchors.offset(fold.startEntry))
+      const end = this.text.positionForCharacterIndex(this.anchors.offset(fold.endEntry))
       fold.startRow = start.row
       fold.startColumn = start.column
       fold.endRow = end.row
       fold.endColumn = end.column
+      this.folds[kept++] = fold
     }
+    this.folds.length = kept
     this.folds.sort(compareFolds)
     this.invalidate()
+  }
+
+  private forget(fold: FoldRecord): void {
+    this.anchors.untrack(fold.startEntry)
+    this.anchors.untrack(fold.endEntry)
+    this.byId.delete(fold.id)
   }
 
   /** The folds as displayed: overlapping ones joined, empty ones dropped, in order. */

@@ -159,19 +159,25 @@ export class ScreenLayout {
 
   private followBufferChange(event: BufferChangeEvent): ScreenPatch {
     const changes = event.changes
+    this.folds.followOwnAnchors(changes)
     if (this.editsOwnRows(changes)) {
       // Typing, at one cursor or several: each row is re-measured alone. A wrapped row's layout from
       // before the edit (read before the cache is cleared) lets it re-wrap only around the edit.
+      // Whether a fold joined something to each row is read before the folds follow the changes.
       const patch = new ScreenPatch()
       if (changes.length === 1) {
         const before = this.cache.get(changes[0]!.startRow)
         this.cache.clear()
-        this.relayOutEditedRow(changes[0]!, before, patch)
+        const folded = this.folds.size > 0 && this.folds.hasMergedFoldOnRow(changes[0]!.startRow)
+        this.folds.applyChanges(changes)
+        this.relayOutEditedRow(changes[0]!, before, folded, patch)
         return patch
       }
       const befores = changes.map((change) => this.cache.get(change.startRow))
       this.cache.clear()
-      for (let i = 0; i < changes.length; i++) this.relayOutEditedRow(changes[i]!, befores[i], patch)
+      const folded = changes.map((change) => this.folds.size > 0 && this.folds.hasMergedFoldOnRow(change.startRow))
+      this.folds.applyChanges(changes)
+      for (let i = 0; i < changes.length; i++) this.relayOutEditedRow(changes[i]!, befores[i], folded[i]!, patch)
       return patch
     }
     this.cache.clear()
@@ -201,13 +207,13 @@ export class ScreenLayout {
         patch.splice(screenStart, oldCount, rowCount)
       }
       dirty = settled ? shiftDirtyRanges(dirty, first, last, delta) : addDirtyRange(dirty, first, last, delta)
-      this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
     }
+    if (consistent) this.folds.applyChanges(event.changes)
     if (!consistent || this.rows.rowCount !== this.buffer.getLineCount()) {
       // The changes' extents did not add up to the buffer's rows: TextBuffer reports a '\r' and a
       // '\n' that an edit joins into one line ending (or splits) as if they stayed apart. Lay
-      // everything out again, with the folds clipped into the text, rather than show a wrong screen.
-      this.folds.clipAll((row, column) => this.buffer.clipPosition(new Point(row, column)))
+      // everything out again, with the folds where their entries are, rather than show a wrong screen.
+      this.folds.rereadAll()
       this.layOutEverything()
       const full = new ScreenPatch()
       full.splice(0, oldScreenCount, this.rows.screenCount)
@@ -237,14 +243,12 @@ export class ScreenLayout {
   }
 
   /** Typing (see `editsOwnRows`): re-measures the change's row alone, into `patch`. */
-  private relayOutEditedRow(change: TextChange, before: DisplayLine | undefined, patch: ScreenPatch): void {
+  private relayOutEditedRow(change: TextChange, before: DisplayLine | undefined, folded: boolean, patch: ScreenPatch): void {
     const row = change.startRow
     const entry = this.rows.lookup(row)
-    // The entry measures the row alone unless a fold joined something to it before this change.
-    let measuredAlone = entry.meta !== UNMEASURED
+    // The entry measures the row alone unless a fold joined something to it before this change (`folded`).
+    const measuredAlone = entry.meta !== UNMEASURED && !folded
     if (this.folds.size > 0) {
-      measuredAlone &&= !this.folds.hasMergedFoldOnRow(row)
-      this.folds.applyChange(change.start, change.start.traverse(change.oldExtent), change.start.traverse(change.newExtent))
       const [first, last] = this.folds.displayLineRows(row)
       if (first !== row || last !== row || this.folds.hasMergedFoldOnRow(row)) {
         // A fold on this row: lay the row out the general way (the folds have moved already).

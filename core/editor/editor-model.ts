@@ -103,6 +103,8 @@ export class EditorModel implements SelectionContext, SelectionEditing {
       softWrapHangingIndentLength: options.softWrapHangingIndentLength ?? 0,
     })
     this.markerLayer = new MarkerLayer(this.buffer, this.displayLayer)
+    // Folds are entries of the markers' one anchor index, which maps them before the layout follows a change.
+    this.displayLayer.useAnchors(this.markerLayer)
     this.softTabs = options.softTabs ?? true
     this.nonWordCharacters = options.nonWordCharacters ?? DEFAULT_NON_WORD_CHARACTERS
     this.languageMode = createLanguageMode(options.language ?? 'text', this.buffer)
@@ -112,7 +114,12 @@ export class EditorModel implements SelectionContext, SelectionEditing {
     this.rowsPerPage = options.rowsPerPage ?? 1
     this.clipboard = options.clipboard ?? Clipboard.getDefault()
     this.history = new History(
-      { buffer: this.buffer, selectionOffsets: () => this.selections.offsets(), restoreSelections: (offsets) => this.restoreSelections(offsets) },
+      {
+        buffer: this.buffer,
+        anchors: this.markerLayer,
+        selectionOffsets: () => this.selections.offsets(),
+        restoreSelections: (offsets) => this.restoreSelections(offsets),
+      },
       origin,
     )
     this.scope = new OperationScope(this.buffer, this.history, this, () => this.readOnly)

@@ -1,9 +1,8 @@
 import type * as Y from 'yjs'
 import type { TextBuffer } from '../buffer/text-buffer.ts'
-import type { Disposable } from '../events/disposable.ts'
 import { hasPendingTransactions, isIdDeleted, lastChangeTime, type StackItem } from '../buffer/yjs-internals.ts'
 import { AFTER, type HistoryMember, UndoHistory } from './undo-history.ts'
-import { mapOffset } from '../anchors/offset-mapping.ts'
+import type { PositionTracker } from '../anchors/marker-layer.ts'
 
 /** A selection as offsets: where its tail (anchor) and head are. */
 export interface SelectionOffsets {
@@ -29,6 +28,8 @@ interface AnchoredSelection {
 
 export interface HistoryHost {
   readonly buffer: TextBuffer
+  /** The editor's one anchor index, which keeps the selections after the latest step through later edits. */
+  readonly anchors: PositionTracker
   /** The current selections of the editor, in the order they were added. */
   selectionOffsets(): SelectionOffsets[]
   /** Replace the editor's selections (called after undo/redo). */
@@ -39,33 +40,28 @@ export interface HistoryHost {
  * One editor's side of the undo history of its text, which every editor on the same Y.Text in this
  * process shares (`UndoHistory`): undo reverts this Yjs client's changes and never a peer's. Every step
  * remembers the selections of the editor that made it, from before its change and right after it: undo
- * restores the first, redo the second, in that editor. The selections after a change are kept as offsets
- * mapped through later edits until the next step starts (typing grouped into one step anchors them once).
+ * restores the first, redo the second, in that editor. The selections after a change are kept as entries
+ * of the editor's anchor index until the next step starts (typing grouped into one step anchors them
+ * once): bound to the character before them, a replacement around one sends it to the end of the new text.
  */
 export class History implements HistoryMember {
   private readonly shared: UndoHistory
   private pendingBefore: AnchoredSelection[] | null = null
-  /** The selections right after the latest step, not yet anchored. */
-  private pendingAfter: { item: StackItem; offsets: SelectionOffsets[] } | null = null
+  /** The latest step, while the selections right after it (in `afterEntries`) are not yet anchored. */
+  private pendingAfter: StackItem | null = null
+  /**
+   * The selections right after the latest step: an anchor entry and a head entry per selection (the same
+   * one for a cursor). The entries stay in the index between steps and are moved, not made again.
+   */
+  private readonly afterEntries: number[] = []
   /** Set when the running change made or extended an undo step. */
   private changedStep = false
-  private readonly changeHook: Disposable
 
   constructor(
     private readonly host: HistoryHost,
     readonly origin: unknown,
   ) {
     this.shared = UndoHistory.join(host.buffer.ytext, this)
-    this.changeHook = host.buffer.addChangeHook('history', ({ changes }) => {
-      const offsets = this.pendingAfter?.offsets
-      if (!offsets) return
-      for (const { startOffset, oldLength, newLength } of changes) {
-        for (const selection of offsets) {
-          selection.anchor = mapOffset(selection.anchor, startOffset, oldLength, newLength, false)
-          selection.head = mapOffset(selection.head, startOffset, oldLength, newLength, false)
-        }
-      }
-    })
   }
 
   /** The Y.UndoManager behind the shared history (it tracks the origins of this text's editors). */
@@ -74,7 +70,7 @@ export class History implements HistoryMember {
   }
 
   destroy(): void {
-    this.changeHook.dispose()
+    this.releaseAfter(0)
     this.shared.leave(this)
   }
 
@@ -106,10 +102,10 @@ export class History implements HistoryMember {
     }
     // Usually nothing moved since the last step ended: its "after" is this step's "before", anchored once.
     const current = this.host.selectionOffsets()
-    const unchanged = this.pendingAfter !== null && sameOffsets(this.pendingAfter.offsets, current)
+    const unchanged = this.pendingAfter !== null && this.afterIs(current)
     const before = this.anchor(current)
     if (unchanged) {
-      this.pendingAfter!.item.meta.set(AFTER, before)
+      this.pendingAfter!.meta.set(AFTER, before)
       this.pendingAfter = null
     } else {
       this.settle()
@@ -121,7 +117,69 @@ export class History implements HistoryMember {
     this.pendingBefore = null
     this.undoManager.captureTimeout = 0
     const top = this.shared.top()
-    if (top !== undefined && this.changedStep) this.pendingAfter = { item: top, offsets: this.host.selectionOffsets() }
+    if (top !== undefined && this.changedStep) this.holdAfter(top, this.host.selectionOffsets())
+  }
+
+  /**
+   * Keeps `selections` as the selections after `step`, in the entries of the last step (moved) or new
+   * ones. A cursor (an empty selection) holds one entry as both its anchor and head.
+   */
+  private holdAfter(step: StackItem, selections: SelectionOffsets[]): void {
+    const anchors = this.host.anchors
+    const entries = this.afterEntries
+    this.releaseAfter(selections.length)
+    for (let i = 0; i < selections.length; i++) {
+      const { anchor, head } = selections[i]!
+      if (2 * i === entries.length) {
+        const first = anchors.track(anchor)
+        entries.push(first, anchor === head ? first : anchors.track(head))
+        continue
+      }
+      const first = entries[2 * i]!
+      const second = entries[2 * i + 1]!
+      anchors.move(first, anchor)
+      if (anchor === head) {
+        if (second !== first) anchors.untrack(second)
+        entries[2 * i + 1] = first
+      } else if (second === first) {
+        entries[2 * i + 1] = anchors.track(head)
+      } else {
+        anchors.move(second, head)
+      }
+    }
+    this.pendingAfter = step
+  }
+
+  /** Lets go of the entries of the selections after the first `kept`. */
+  private releaseAfter(kept: number): void {
+    const entries = this.afterEntries
+    while (entries.length > 2 * kept) {
+      const second = entries.pop()!
+      const first = entries.pop()!
+      this.host.anchors.untrack(first)
+      if (second !== first) this.host.anchors.untrack(second)
+    }
+  }
+
+  /** Whether the selections after the latest step are still `selections`. */
+  private afterIs(selections: SelectionOffsets[]): boolean {
+    const anchors = this.host.anchors
+    const entries = this.afterEntries
+    if (entries.length !== 2 * selections.length) return false
+    return selections.every(({ anchor, head }, i) => anchors.offset(entries[2 * i]!) === anchor && anchors.offset(entries[2 * i + 1]!) === head)
+  }
+
+  /** @internal (tests) The selections after the latest step while they wait to be anchored; null once anchored. */
+  pendingAfterSelections(): SelectionOffsets[] | null {
+    return this.pendingAfter === null ? null : this.afterOffsets()
+  }
+
+  /** The selections after the latest step, where later edits have moved them. */
+  private afterOffsets(): SelectionOffsets[] {
+    const anchors = this.host.anchors
+    const out: SelectionOffsets[] = []
+    for (let i = 0; i < this.afterEntries.length; i += 2) out.push({ anchor: anchors.offset(this.afterEntries[i]!), head: anchors.offset(this.afterEntries[i + 1]!) })
+    return out
   }
 
   /** @internal (HistoryMember) */
@@ -201,7 +259,7 @@ export class History implements HistoryMember {
     const pending = this.pendingAfter
     if (pending === null) return
     this.pendingAfter = null
-    pending.item.meta.set(AFTER, this.anchor(pending.offsets))
+    pending.meta.set(AFTER, this.anchor(this.afterOffsets()))
   }
 
   private anchor(offsets: SelectionOffsets[]): AnchoredSelection[] {
@@ -232,8 +290,4 @@ export class History implements HistoryMember {
     }
     if (offsets.length > 0) this.host.restoreSelections(offsets)
   }
-}
-
-function sameOffsets(a: SelectionOffsets[], b: SelectionOffsets[]): boolean {
-  return a.length === b.length && a.every((s, i) => s.anchor === b[i]!.anchor && s.head === b[i]!.head)
 }

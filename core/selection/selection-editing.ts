@@ -26,25 +26,32 @@ export function insertTextIntoSelection(selection: Selection, editing: Selection
   selection.clear(options)
 
   const precedingText = editor.buffer.getTextInRange([[oldBufferRange.start.row, 0], oldBufferRange.start])
-  const remainingLines = text.split('\n')
-  const firstInsertedLine = remainingLines.shift()!
+  // The lines after the first are split out only when their indentation changes: a big paste that
+  // keeps its indentation is inserted as it came, not split and joined again.
+  const firstBreak = text.indexOf('\n')
+  const firstInsertedLine = firstBreak === -1 ? text : text.slice(0, firstBreak)
+  let remainingLines: string[] | null = null
+  const indentRemainingLines = (adjustment: number): void => {
+    if (firstBreak === -1 || adjustment === 0) return
+    remainingLines ??= text.slice(firstBreak + 1).split('\n')
+    adjustIndent(selection, remainingLines, adjustment)
+  }
   let desiredIndentLevel: number | null = null
   let autoIndentFirstLine = false
 
   if (options.indentBasis != null && !options.preserveTrailingLineIndentation) {
-    adjustIndent(selection, remainingLines, editor.indentLevelForLine(precedingText) - options.indentBasis)
+    indentRemainingLines(editor.indentLevelForLine(precedingText) - options.indentBasis)
   }
 
   const autoIndentable = text === '\n' || text === '\r\n' || NON_WHITESPACE.test(text)
-  if (options.autoIndent && autoIndentable && !NON_WHITESPACE.test(precedingText) && remainingLines.length > 0) {
+  if (options.autoIndent && autoIndentable && !NON_WHITESPACE.test(precedingText) && firstBreak !== -1) {
     autoIndentFirstLine = true
     const firstLine = precedingText + firstInsertedLine
     desiredIndentLevel = editor.suggestedIndentForLineAtBufferRow(oldBufferRange.start.row, firstLine)
-    adjustIndent(selection, remainingLines, desiredIndentLevel - editor.indentLevelForLine(firstLine))
+    indentRemainingLines(desiredIndentLevel - editor.indentLevelForLine(firstLine))
   }
 
-  let newText = firstInsertedLine
-  if (remainingLines.length > 0) newText += `\n${remainingLines.join('\n')}`
+  const newText = remainingLines === null ? text : `${firstInsertedLine}\n${(remainingLines as string[]).join('\n')}`
 
   const newBufferRange = editing.setBufferTextInRange(oldBufferRange, newText, {
     normalizeLineEndings: options.normalizeLineEndings ?? true,

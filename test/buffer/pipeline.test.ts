@@ -18,7 +18,7 @@ describe('the change pipeline', () => {
     buffer.onDidChangeText(() => order.push('change text'))
     buffer.insert([0, 1], 'x')
     expect(order).toEqual([...CHANGE_PIPELINE, 'listeners', ...CHANGE_PIPELINE.map((stage) => `after ${stage}`), 'change text'])
-    expect(CHANGE_PIPELINE).toEqual(['display', 'markers', 'language', 'history', 'collaboration'])
+    expect(CHANGE_PIPELINE).toEqual(['anchors', 'display', 'markers', 'language', 'history', 'collaboration'])
   })
 
   it('runs each change of a transaction through the stages, and the after steps once', () => {
@@ -54,7 +54,7 @@ describe('the change pipeline', () => {
 
   it('refuses an unknown stage, naming the stages', () => {
     const buffer = new TextBuffer()
-    expect(() => buffer.addChangeHook('views' as PipelineStage, () => {})).toThrow('unknown pipeline stage: views (one of display, markers, language, history, collaboration)')
+    expect(() => buffer.addChangeHook('views' as PipelineStage, () => {})).toThrow('unknown pipeline stage: views (one of anchors, display, markers, language, history, collaboration)')
   })
 
   it('stops running a hook once it is disposed', () => {

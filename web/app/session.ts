@@ -45,9 +45,8 @@ export class Session {
   /** Resolves on the first sync with the server. */
   readonly whenSynced: Promise<void>
   private refusal: Refusal | null = null
-  /** The providers' update listeners, run after a big local update's task (a paste) instead of inside it. */
-  private readonly sends: DeferredUpdates
-  private stores: DeferredUpdates | null = null
+  /** The providers' update listeners, run after a big update's task (a paste) instead of inside it. */
+  private readonly updates: DeferredUpdates
   private readonly refusalListeners = new Set<(refusal: Refusal) => void>()
   private readonly writableKey: string
   private readonly storage: Storage | null
@@ -55,6 +54,8 @@ export class Session {
 
   constructor(private readonly options: SessionOptions) {
     this.doc = new Y.Doc()
+    // After the frame that shows a paste: writing, sending and storing its update wait for that frame.
+    this.updates = new DeferredUpdates(this.doc, (callback) => afterNextFrame(options.win, callback))
     this.storage = safeLocalStorage(options.win)
     this.writableKey = `${WRITABLE_KEY}${options.room}`
     const linkId = fingerprint(options.token ?? '')
@@ -64,7 +65,8 @@ export class Session {
       params: options.token ? { token: options.token } : {},
     })
     this.awareness = this.provider.awareness
-    this.sends = new DeferredUpdates(this.doc, this.provider._updateHandler, later(options.win))
+    const provider = this.provider
+    this.updates.relay(provider._updateHandler, (origin) => origin === provider)
     this.whenSynced = new Promise((resolve) => {
       const onSync = (synced: boolean): void => {
         if (!synced) return
@@ -102,8 +104,7 @@ export class Session {
   destroy(): void {
     this.destroyed = true
     this.connection.dispose()
-    this.sends.dispose(true)
-    this.stores?.dispose(true)
+    this.updates.dispose(true)
     this.provider.destroy()
     this.awareness.destroy()
     void this.persistence?.destroy()
@@ -113,7 +114,7 @@ export class Session {
   private openPersistence(): Promise<void> {
     const persistence = new IndexeddbPersistence(`cotext:${this.options.room}`, this.doc)
     this.persistence = persistence
-    this.stores = new DeferredUpdates(this.doc, persistence._storeUpdate, later(this.options.win))
+    this.updates.relay(persistence._storeUpdate, (origin) => origin === persistence)
     return persistence.whenSynced.then(() => undefined)
   }
 
@@ -136,17 +137,9 @@ export class Session {
     const persistence = this.persistence
     this.persistence = null
     // Nothing typed while refused is kept: what waits to be stored is dropped with the copy.
-    this.stores?.dispose(false)
-    this.stores = null
+    if (persistence !== null) this.updates.stop(persistence._storeUpdate, false)
     void persistence?.destroy()
     for (const listener of this.refusalListeners) listener(this.refusal)
-  }
-}
-
-/** Runs a callback in a later task of the page. */
-function later(win: Window): (callback: () => void) => void {
-  return (callback) => {
-    win.setTimeout(callback, 0)
   }
 }
 

@@ -50,6 +50,9 @@ describe('big files', () => {
     await expect.poll(() => page.locator('.cx-fold', { hasText: '▾' }).count(), { timeout: 30_000 }).toBeGreaterThan(0)
     // The language mode reads the tree the page built: it covers the whole text.
     expect(await page.evaluate(() => window.cotext!.editor.getLanguageMode().parsedUpTo())).toBe(text.length)
+    // The paste is one undo step.
+    await page.evaluate(() => window.cotext!.editor.undo())
+    expect(await page.evaluate(() => window.cotext!.editor.getText())).toBe('')
     expect(user.errors).toEqual([])
     await user.context.close()
   }, 600_000)
@@ -61,6 +64,12 @@ describe('big files', () => {
     const { page } = user
     await page.locator('[data-testid=editor]').focus()
     const text = javascriptSource({ bytes: 2 * 1024 * 1024 })
+    // The other user's buffer changes: the paste arrives as one change, whose update was written after the paste's task.
+    await other.page.evaluate(() => {
+      const w = window as unknown as { inserted: number[] }
+      w.inserted = []
+      window.cotext!.editor.getBuffer().onDidChange(({ changes }) => w.inserted.push(...changes.map((c) => c.newText.length)))
+    })
     // The paste and a keystroke in the same task: the keystroke's update is sent after the paste's.
     await page.evaluate((t) => {
       const data = new DataTransfer()
@@ -72,6 +81,7 @@ describe('big files', () => {
     expect(await page.evaluate(() => window.cotext!.editor.getText().length)).toBe(expected.length)
     await expect.poll(() => other.page.evaluate(() => window.cotext!.editor.getText().length), { timeout: 60_000 }).toBe(expected.length)
     expect(await other.page.evaluate(() => window.cotext!.editor.getText())).toBe(expected)
+    expect(await other.page.evaluate(() => (window as unknown as { inserted: number[] }).inserted)).toEqual([text.length, 1])
     // The other user's view shows the first rows of it, unmeasured rows and all.
     await expect.poll(() => drawnRows(other.page), { timeout: 30_000 }).toContain(text.split('\n')[0])
     expect([...user.errors, ...other.errors]).toEqual([])
