@@ -57,6 +57,12 @@ let cmState = EditorState.create({
   extensions: [EditorState.allowMultipleSelections.of(true)],
 })
 
+// A keystroke as the page types it (web/input/keyboard-input.ts): grouped into the undo step of the
+// keystrokes just before it, as Atom's editor does with `groupUndo`. `NO_GROUPING=1` makes every
+// keystroke its own undo step (what a bare `insertText(key)` call does), which also anchors the
+// selections for undo on every keystroke.
+const TYPING = process.env.NO_GROUPING === '1' ? {} : { groupUndo: true }
+
 // Prose without line breaks: every cursor's line grows through the rounds, as typing a long line does.
 const PROSE = 'Pack my box with five dozen liquor jugs; the quick brown fox jumps over the lazy dog. '
 const keys = Array.from({ length: KEYSTROKES }, (_, i) => PROSE[i % PROSE.length]!)
@@ -67,7 +73,7 @@ const SLICES = 10
 const SLICE = KEYSTROKES / SLICES
 let typed = 0
 const ours = (from: number) => () => {
-  for (let i = from; i < from + SLICE; i++) editor.insertText(keys[i]!)
+  for (let i = from; i < from + SLICE; i++) editor.insertText(keys[i]!, TYPING)
 }
 const bare = (from: number) => () => {
   for (let i = from; i < from + SLICE; i++) {
