@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
@@ -67,7 +67,9 @@ function cotextEntry(root: string): string[] {
     const dir = mkdtempSync(join(tmpdir(), 'cotext-bundle-'))
     process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
     entry = join(dir, 'server/main.js')
-    execFileSync(join(ROOT, 'node_modules/.bin/esbuild'), [join(root, 'server/main.ts'), '--bundle', '--packages=external', '--format=esm', '--platform=node', '--target=es2022', `--outfile=${entry}`, '--log-level=warning'], { stdio: ['ignore', 'ignore', 'inherit'] })
+    // The answer thread's script too, beside main.js where the server looks for it (refs before it have none).
+    const entries = ['server/main.ts', 'server/answer-worker.ts'].map((file) => join(root, file)).filter((file) => existsSync(file))
+    execFileSync(join(ROOT, 'node_modules/.bin/esbuild'), [...entries, '--bundle', '--packages=external', '--format=esm', '--platform=node', '--target=es2022', `--outdir=${join(dir, 'server')}`, '--log-level=warning'], { stdio: ['ignore', 'ignore', 'inherit'] })
     // Its packages resolve from beside it.
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
     bundles.set(root, entry)

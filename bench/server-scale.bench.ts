@@ -247,8 +247,9 @@ async function idleConnections(server: Server) {
  * meanwhile, warm (server-join.ts; at the end it runs the storm cold too, and with JOIN_BEFORE=<git ref>
  * that ref's server beside this one).
  */
-function joinStorm(server: Server) {
-  return joinStormOf(server, false)
+async function joinStorm(server: Server) {
+  const { bystanderServerCpu, ...figures } = await joinStormOf(server, false)
+  return { ...figures, bystanderServerCpuMs: bystanderServerCpu.ms, bystanderSpanMs: bystanderServerCpu.spanMs }
 }
 
 async function cotext(root?: string, name = 'cotext'): Promise<Server> {
@@ -288,6 +289,12 @@ async function stock(): Promise<Server> {
 /** Each figure's mean over the rounds. */
 function meanOf(rounds: ReadonlyArray<Record<string, number>>): Record<string, number> {
   return Object.fromEntries(Object.keys(rounds[0]!).map((key) => [key, rounds.reduce((sum, round) => sum + round[key]!, 0) / rounds.length]))
+}
+
+/** A join storm's figures as this script records them (flat numbers), as server-join.ts reports them. */
+function joinResultOf(figures: Record<string, number>): JoinResult {
+  const { bystanderServerCpuMs, bystanderSpanMs, ...rest } = figures as Record<string, number>
+  return { ...(rest as Omit<JoinResult, 'bystanderServerCpu'>), bystanderServerCpu: { ms: bystanderServerCpuMs!, spanMs: bystanderSpanMs! } }
 }
 
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a')
@@ -355,5 +362,5 @@ if (clustered !== null && hot !== undefined) {
   // The stock server has no cluster mode: the cluster's figures are set beside the stock server's one process (and Cotext's).
   console.log(`  hot room over ${CLUSTER_PROCESSES} cluster processes (stock: one process, it has no cluster mode): ${clustered.frames!.toFixed(1)} frames/client/s (target <= 60: ${verdict(clustered.frames! <= 60)}), delivered ${(clustered.deliveredFraction! * 100).toFixed(2)}% (target 100%: ${verdict(clustered.deliveredFraction! >= 1)}), CPU summed over the processes ${clustered.cpu!.toFixed(2)} cores = ${ratio(clustered.cpu!, hot.stock.cpu!)} the stock server's (target <= 0.5x: ${verdict(clustered.cpu! <= 0.5 * hot.stock.cpu!)}; ${ratio(clustered.cpu!, hot.cotext.cpu!)} Cotext's one process), p99 ${clustered.p99!.toFixed(1)} ms vs stock ${hot.stock.p99!.toFixed(1)} ms (target <= stock: ${verdict(clustered.p99! <= hot.stock.p99!)}; Cotext's one process ${hot.cotext.p99!.toFixed(1)} ms)`)
 }
-if (join_ !== undefined) await runJoinStorms({ before: process.env.JOIN_BEFORE, measured: { stock: join_.stock as unknown as JoinResult, cotext: join_.cotext as unknown as JoinResult } })
+if (join_ !== undefined) await runJoinStorms({ before: process.env.JOIN_BEFORE, measured: { stock: joinResultOf(join_.stock), cotext: joinResultOf(join_.cotext) } })
 process.exit(0)
