@@ -68,9 +68,10 @@ export class RoomStore implements RecoverableRoom {
    * Applies the stored updates to the document with `origin`, yielding to other work between
    * slices. An update that fails to apply is set aside (kept, out of the room's log), logged
    * and counted; the rest load. Resolves with the updates that applied, in order (the room's
-   * state, as stored bytes); rejects only when the store cannot be read.
+   * state, as stored bytes); rejects only when the store cannot be read. `onRead` is given every
+   * stored update, in order, before the first is applied.
    */
-  async load(origin: unknown, isDestroyed: () => boolean): Promise<Uint8Array[]> {
+  async load(origin: unknown, isDestroyed: () => boolean, onRead: (updates: Uint8Array[]) => void = noop): Promise<Uint8Array[]> {
     const { logger, metrics } = this.options
     let records: StoredUpdate[]
     for (;;) {
@@ -83,6 +84,7 @@ export class RoomStore implements RecoverableRoom {
         await this.writer.whenHealthy()
       }
     }
+    onRead(records.map((record) => record.update))
     let sliceStart = performance.now()
     const applied: Uint8Array[] = []
     for (const record of records) {
