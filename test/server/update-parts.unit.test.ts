@@ -12,8 +12,9 @@ function stateOf(doc: Y.Doc): { stateVector: Uint8Array; update: Uint8Array; pen
 }
 
 describe('update-parts', () => {
-  it('cuts an update into parts that, applied in order, give the document the whole update gives (seeded)', () => {
+  it('cuts one client\'s update into parts that, applied in order, give the document the whole update gives, and leaves several clients\' whole (seeded)', () => {
     const seeds = fuzzSeeds(6)
+    let cutUpdates = 0
     console.log(`update-parts: seeds ${seeds[0]}…${seeds.at(-1)} (FUZZ_SEED=N replays one)`)
     for (const seed of seeds) {
       const random = new Random(seed)
@@ -32,8 +33,8 @@ describe('update-parts', () => {
             Y.applyUpdate(base, Y.encodeStateAsUpdate(writer))
           }
         }
-        // What a room stores: one client's transaction of many edits, several clients' updates merged (a
-        // compacted part: several sections, maybe skips), and a whole document's state (a recovery).
+        // What a room stores: one client's transaction of many edits (cut), several clients' updates merged (a
+        // compacted part) and a whole document's state (a recovery), both left whole.
         const updates = writers.map((writer) => {
           Y.applyUpdate(writer, Y.encodeStateAsUpdate(base))
           const before = Y.encodeStateVector(writer)
@@ -50,16 +51,18 @@ describe('update-parts', () => {
         })
         const stored = [...updates, Y.mergeUpdates(updates), Y.mergeUpdates(updates.filter((_, i) => i % 2 === 0)), Y.encodeStateAsUpdate(writers[0]!), Y.mergeUpdates([gap[0]!, gap[2]!])]
         const structs = (update: Uint8Array): number => Y.decodeUpdate(update).structs.length
+        const clients = (update: Uint8Array): number => new Set(Y.decodeUpdate(update).structs.map((struct) => struct.id.client)).size
         for (const [index, update] of stored.entries()) {
           for (const maxStructs of [1, 8]) {
             const parts = updateParts(update, maxStructs)
             const label = `seed ${seed}, gc ${gc}, update ${index}, parts of ${maxStructs}`
-            // An update no longer than a part is left whole.
-            if (structs(update) <= maxStructs) {
+            // An update of several clients, or no longer than a part, is left whole.
+            if (clients(update) > 1 || structs(update) <= maxStructs) {
               expect(parts, label).toBe(null)
               continue
             }
             expect(parts, label).not.toBe(null)
+            cutUpdates += 1
             const whole = new Y.Doc({ gc })
             const cut = new Y.Doc({ gc })
             Y.applyUpdate(whole, Y.encodeStateAsUpdate(base))
@@ -75,6 +78,8 @@ describe('update-parts', () => {
         }
       }
     }
+    // Most of one client's updates were cut (the test is about them).
+    expect(cutUpdates).toBeGreaterThan(seeds.length * 4)
   }, 60_000)
 
   it('cuts a long run of one client at the clock of each part, strings of any width counted as Yjs counts them', () => {
@@ -99,11 +104,16 @@ describe('update-parts', () => {
     expect(copy.store.pendingStructs).toBe(null)
   })
 
-  it('leaves whole what is short or not readable: Yjs applies it, or refuses it', () => {
+  it('leaves whole what is short, of several clients, or not readable: Yjs applies it, or refuses it', () => {
     const doc = new Y.Doc()
     doc.getText('text').insert(0, 'short')
     const update = Y.encodeStateAsUpdate(doc)
     expect(updateParts(update, 1)).toBe(null) // one struct
+    const other = new Y.Doc()
+    Y.applyUpdate(other, update)
+    other.getText('text').insert(0, 'a')
+    other.getText('text').insert(6, 'b')
+    expect(updateParts(Y.encodeStateAsUpdate(other), 1)).toBe(null) // two clients' sections
     expect(updateParts(new Uint8Array([1, 2, 5, 0, 31, 31]), 1)).toBe(null) // a struct of an unknown kind
     expect(updateParts(new Uint8Array([1, 3]), 1)).toBe(null) // cut short
     expect(updateParts(new Uint8Array([1, 2, 5, 0, 0, 1, 0, 1, 0, 7]), 1)).toBe(null) // bytes after the delete set
