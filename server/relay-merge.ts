@@ -143,6 +143,7 @@ export function readStruct(decoder: decoding.Decoder, measure = true): number | 
   return readContent(decoder, ref, measure)
 }
 
+/** Skips one struct of a v1 update; false for one it does not know. */
 function skipStruct(decoder: decoding.Decoder): boolean {
   return readStruct(decoder, false) !== null
 }
@@ -197,12 +198,24 @@ function readContent(decoder: decoding.Decoder, ref: number, measure: boolean): 
   }
 }
 
-/** The UTF-16 length of the string whose UTF-8 bytes are `bytes`: a code unit per sequence, two for a four-byte one. */
-function utf16Length(bytes: Uint8Array): number {
+/**
+ * The UTF-16 length of the string whose UTF-8 bytes are `bytes` (a code unit per sequence, two for a four-byte
+ * one), or null when they are not well-formed UTF-8: Yjs decodes those with replacement characters, whose
+ * count this does not try to follow (the caller then leaves the update whole).
+ */
+function utf16Length(bytes: Uint8Array): number | null {
   let length = 0
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i]!
-    if ((byte & 0xc0) !== 0x80) length += byte >= 0xf0 ? 2 : 1
+  for (let i = 0; i < bytes.length; ) {
+    const lead = bytes[i]!
+    // Continuation bytes and the range of the first one, as the WHATWG decoder accepts them.
+    const [count, low, high] = lead < 0x80 ? [0, 0, 0] : lead < 0xc2 ? [-1, 0, 0] : lead < 0xe0 ? [1, 0x80, 0xbf] : lead === 0xe0 ? [2, 0xa0, 0xbf] : lead === 0xed ? [2, 0x80, 0x9f] : lead < 0xf0 ? [2, 0x80, 0xbf] : lead === 0xf0 ? [3, 0x90, 0xbf] : lead < 0xf4 ? [3, 0x80, 0xbf] : lead === 0xf4 ? [3, 0x80, 0x8f] : [-1, 0, 0]
+    if (count < 0 || i + count >= bytes.length) return null
+    for (let k = 1; k <= count; k++) {
+      const byte = bytes[i + k]!
+      if (k === 1 ? byte < low || byte > high : (byte & 0xc0) !== 0x80) return null
+    }
+    length += count === 3 ? 2 : 1
+    i += count + 1
   }
   return length
 }

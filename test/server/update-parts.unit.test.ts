@@ -115,6 +115,20 @@ describe('update-parts', () => {
     other.getText('text').insert(6, 'b')
     expect(updateParts(Y.encodeStateAsUpdate(other), 1)).toBe(null) // two clients' sections
     expect(updateParts(new Uint8Array([1, 2, 5, 0, 31, 31]), 1)).toBe(null) // a struct of an unknown kind
+    // Two strings at the start of root text 'text', by hand: with well-formed UTF-8 they are cut; with a stray
+    // continuation byte (Yjs would read a replacement character: one clock tick this reader does not count) not.
+    const twoStrings = (second: number[]): Uint8Array =>
+      new Uint8Array([1, 2, 5, 0, ...[4, 1, 4, 116, 101, 120, 116, 1, 97], ...[4, 1, 4, 116, 101, 120, 116, second.length, ...second], 0])
+    const wellFormed = updateParts(twoStrings([0xc3, 0xa9]), 1)
+    expect(wellFormed?.length).toBe(2)
+    const whole = new Y.Doc()
+    const cut = new Y.Doc()
+    Y.applyUpdate(whole, twoStrings([0xc3, 0xa9]))
+    for (const part of wellFormed!) Y.applyUpdate(cut, part)
+    expect(Y.encodeStateAsUpdate(cut)).toEqual(Y.encodeStateAsUpdate(whole))
+    expect(updateParts(twoStrings([0x80]), 1)).toBe(null)
+    expect(updateParts(twoStrings([0xed, 0xa0, 0x80]), 1)).toBe(null) // a surrogate, encoded
+    expect(updateParts(twoStrings([0xe6, 0x97]), 1)).toBe(null) // cut short
     expect(updateParts(new Uint8Array([1, 3]), 1)).toBe(null) // cut short
     expect(updateParts(new Uint8Array([1, 2, 5, 0, 0, 1, 0, 1, 0, 7]), 1)).toBe(null) // bytes after the delete set
   })
