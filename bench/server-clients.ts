@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
@@ -67,7 +67,9 @@ function cotextEntry(root: string): string[] {
     const dir = mkdtempSync(join(tmpdir(), 'cotext-bundle-'))
     process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
     entry = join(dir, 'server/main.js')
-    execFileSync(join(ROOT, 'node_modules/.bin/esbuild'), [join(root, 'server/main.ts'), '--bundle', '--packages=external', '--format=esm', '--platform=node', '--target=es2022', `--outfile=${entry}`, '--log-level=warning'], { stdio: ['ignore', 'ignore', 'inherit'] })
+    // The answer thread's script too, beside main.js where the server looks for it (refs before it have none).
+    const entries = ['server/main.ts', 'server/answer-worker.ts'].map((file) => join(root, file)).filter((file) => existsSync(file))
+    execFileSync(join(ROOT, 'node_modules/.bin/esbuild'), [...entries, '--bundle', '--packages=external', '--format=esm', '--platform=node', '--target=es2022', `--outdir=${join(dir, 'server')}`, '--log-level=warning'], { stdio: ['ignore', 'ignore', 'inherit'] })
     // Its packages resolve from beside it.
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
     bundles.set(root, entry)
@@ -78,10 +80,10 @@ function cotextEntry(root: string): string[] {
 /** Node's flags for the servers the benchmarks start (SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them). */
 const SERVER_NODE_ARGS = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '')
 
-/** Cotext's server from source (this checkout, or `root`: a copy of another ref) on a free port, with `env` added (no AUTH_SECRET: an open server). */
-export function startCotext(dataDir: string, env: Record<string, string> = {}, root = ROOT): Promise<{ child: ChildProcess; port: number }> {
+/** Cotext's server from source (this checkout, or `root`: a copy of another ref) on a free port, with `env` added (no AUTH_SECRET: an open server) and node's `nodeArgs`. */
+export function startCotext(dataDir: string, env: Record<string, string> = {}, root = ROOT, nodeArgs: string[] = []): Promise<{ child: ChildProcess; port: number }> {
   return spawnServer(
-    [...SERVER_NODE_ARGS, ...cotextEntry(root), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
+    [...SERVER_NODE_ARGS, ...nodeArgs, ...cotextEntry(root), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
     { ...process.env, AUTH_SECRET: undefined, LOG_LEVEL: 'info', ...env },
     (line) => (line.includes('"msg":"listening"') ? (JSON.parse(line) as { port: number }).port : null),
   )
@@ -99,11 +101,11 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** The stock server of @y/websocket-server 0.1.1, in memory as it runs by default, on a free port. */
-export async function startStock(): Promise<{ child: ChildProcess; port: number }> {
+/** The stock server of @y/websocket-server 0.1.1, in memory as it runs by default, on a free port, with node's `nodeArgs`. */
+export async function startStock(nodeArgs: string[] = []): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort()
   return spawnServer(
-    [...SERVER_NODE_ARGS, join(ROOT, 'node_modules/@y/websocket-server/src/server.js')],
+    [...SERVER_NODE_ARGS, ...nodeArgs, join(ROOT, 'node_modules/@y/websocket-server/src/server.js')],
     { ...process.env, HOST: '127.0.0.1', PORT: String(port), YPERSISTENCE: undefined, CALLBACK_URL: undefined },
     (line) => (line.startsWith('running at') ? port : null),
   )

@@ -29,7 +29,7 @@ import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
 import * as syncProtocol from 'y-protocols/sync'
 import { WebSocket } from 'ws'
-import { ROOT, rssMb, sleep, spawnServer, startStock, stopServer } from './server-clients.ts'
+import { CLOCK_TICKS, ROOT, cpuTicks, rssMb, sleep, startCotext, startStock, stopServer } from './server-clients.ts'
 
 export const JOINERS = Number(process.env.JOINERS ?? 150)
 export const JOIN_MB = Number(process.env.JOIN_MB ?? 20)
@@ -57,6 +57,9 @@ export interface JoinResult {
   bystanderServerCpu: { ms: number; spanMs: number }
   /** Joiners the server cut before they had their answer (they connected again). */
   reconnects: number
+  /** CPU seconds the server (all its threads) and the joiners' processes used from the start of the storm until all were synced. */
+  serverCpuS: number
+  clientCpuS: number
 }
 
 function syncFrame(write: (encoder: encoding.Encoder) => void): Uint8Array {
@@ -216,15 +219,20 @@ export async function joinStorm(server: JoinServer, cold: boolean): Promise<Join
       peak = Math.max(peak, rssMb(server.pid))
       cpuSamples.push({ at: Date.now(), ms: mainThreadCpuMs(server.pid) })
     }, 50)
+    // Whether the storm's time is the server's or the clients' (on the same cores): the CPU each used.
+    const clientTicks = (): number => parts.reduce((sum, part) => sum + cpuTicks(part.child.pid!), 0)
+    const ticks = { server: cpuTicks(server.pid), clients: clientTicks() }
     const start = performance.now()
     for (const part of parts) part.child.stdin!.write('go\n')
     const synced = await Promise.all(parts.map((part) => expectLine(part, 'synced')))
     const seconds = (performance.now() - start) / 1000
+    const serverCpuS = (cpuTicks(server.pid) - ticks.server) / CLOCK_TICKS
+    const clientCpuS = (clientTicks() - ticks.clients) / CLOCK_TICKS
     const reconnects = synced.reduce((n, line) => n + Number(line.split(' ')[1]), 0)
     clearInterval(sampler)
     bystander.child.stdin!.end()
     const [, worst, worstAt] = (await expectLine(bystander, 'worst')).split(' ').map(Number)
-    return { seconds, peakMb: peak, bystanderMs: worst!, bystanderServerCpu: cpuAround(cpuSamples, worstAt!, worst!), reconnects }
+    return { seconds, peakMb: peak, bystanderMs: worst!, bystanderServerCpu: cpuAround(cpuSamples, worstAt!, worst!), reconnects, serverCpuS, clientCpuS }
   } finally {
     for (const part of [...parts, bystander]) part.child.kill()
     if (!cold) seeder.close()
@@ -274,14 +282,10 @@ async function bystanderPart(port: number): Promise<void> {
   to!.close()
 }
 
-/** Cotext's server from `root` (this checkout, or a copy of another ref) on a free port. */
+/** Cotext's server from `root` (this checkout, or a copy of another ref) on a free port, run as the other server benchmarks run it (server-clients.ts). */
 async function startCotextAt(root: string, name: string): Promise<JoinServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cotext-join-'))
-  const { child, port } = await spawnServer(
-    ['--import', 'tsx', join(root, 'server/main.ts'), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
-    { ...process.env, AUTH_SECRET: undefined, LOG_LEVEL: 'info', MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000', MAX_APPLY_MS: '3600000' },
-    (text) => (text.includes('"msg":"listening"') ? (JSON.parse(text) as { port: number }).port : null),
-  )
+  const { child, port } = await startCotext(dataDir, { MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000', MAX_APPLY_MS: '3600000' }, root)
   return { name, pid: child.pid!, port, stop: async () => { await stopServer(child); rmSync(dataDir, { recursive: true, force: true }) } }
 }
 
@@ -301,7 +305,7 @@ export function checkoutOf(ref: string): { root: string; remove(): void } {
 }
 
 const figures = (r: JoinResult): string =>
-  `${r.seconds.toFixed(2)} s, peak ${r.peakMb.toFixed(0)} MB, bystander ${r.bystanderMs.toFixed(0)} ms (server event loop on a core ${r.bystanderServerCpu.ms} ms of the ${r.bystanderServerCpu.spanMs} ms around it), ${r.reconnects} joiners cut and reconnected`
+  `${r.seconds.toFixed(2)} s, peak ${r.peakMb.toFixed(0)} MB, bystander ${r.bystanderMs.toFixed(0)} ms (server event loop on a core ${r.bystanderServerCpu.ms} ms of the ${r.bystanderServerCpu.spanMs} ms around it), ${r.reconnects} joiners cut and reconnected; CPU: server ${r.serverCpuS.toFixed(1)} s, joiners' processes ${r.clientCpuS.toFixed(1)} s`
 const verdict = (ok: boolean): string => (ok ? 'reached' : 'NOT reached')
 
 /**

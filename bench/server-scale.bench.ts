@@ -27,7 +27,8 @@
  * Clients speak the y-websocket protocol directly (see server-clients.ts); everything runs on 127.0.0.1.
  * Each server is measured alone, one after the other, with the same workload.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as Y from 'yjs'
@@ -226,8 +227,38 @@ async function presenceStorm(server: Server) {
   return { frames, cpu, p99: percentile(latencies, 0.99), connected }
 }
 
-/** Workload 3: IDLE connections in IDLE / 10 rooms, doing nothing. */
+/** Where server-gc-probe.mjs writes each server's memory after full collections. */
+const GC_PROBE_DIR = mkdtempSync(join(tmpdir(), 'cotext-gc-probe-'))
+process.env.GC_PROBE_DIR = GC_PROBE_DIR
+process.on('exit', () => rmSync(GC_PROBE_DIR, { recursive: true, force: true }))
+/** Node's flags for the servers of the idle workload: full collections on SIGUSR2 (server-gc-probe.mjs). */
+const GC_PROBE_ARGS = ['--expose-gc', '--import', pathToFileURL(join(import.meta.dirname, 'server-gc-probe.mjs')).href]
+
+type GcReading = { rss: number; heapUsed: number; anonymous: number }
+
+/** Has `server` (started with GC_PROBE_ARGS) collect all its garbage and resolves with its memory then. */
+async function afterFullGc(server: Server): Promise<GcReading> {
+  const file = join(GC_PROBE_DIR, `${server.pid}.jsonl`)
+  const lines = (): string[] => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [])
+  const before = lines().length
+  process.kill(server.pid, 'SIGUSR2')
+  const deadline = performance.now() + 30_000
+  while (lines().length === before) {
+    if (performance.now() > deadline) throw new Error(`server ${server.name} wrote no memory figures after full collections`)
+    await sleep(50)
+  }
+  return JSON.parse(lines().at(-1)!) as GcReading
+}
+
+/**
+ * Workload 3: IDLE connections in IDLE / 10 rooms, doing nothing. Memory per connection is resident
+ * memory's growth 1 s after they connected (the target's figure), and besides, the growth between full
+ * collections before and after (server-gc-probe.mjs): resident, anonymous (the process's own pages: heap,
+ * sockets, buffers) and the JavaScript heap's live bytes, without the steps of V8's young generation.
+ */
 async function idleConnections(server: Server) {
+  const collected = await afterFullGc(server)
+  await sleep(200)
   const rssBefore = rssMb(server.pid)
   const clients: Client[] = []
   for (let batch = 0; batch < IDLE; batch += 100) clients.push(...(await connect(server, (i) => `idle-${(batch + i) % Math.max(1, Math.floor(IDLE / 10))}`, Math.min(100, IDLE - batch), batch)))
@@ -238,8 +269,16 @@ async function idleConnections(server: Server) {
   await sleep(SECONDS * 1000)
   const seconds = (performance.now() - start) / 1000
   const cpuMicros = (((cpuTicks(server.pid) - ticks) / CLOCK_TICKS) * 1e6) / (IDLE * seconds)
+  const after = await afterFullGc(server)
   for (const client of clients) client.close()
-  return { cpuMicros, kbPerConnection: ((rssAfter - rssBefore) * 1024) / IDLE }
+  const kb = (bytes: number): number => bytes / 1024 / IDLE
+  return {
+    cpuMicros,
+    kbPerConnection: ((rssAfter - rssBefore) * 1024) / IDLE,
+    gcRssKb: kb(after.rss - collected.rss),
+    gcAnonymousKb: kb(after.anonymous - collected.anonymous),
+    gcHeapKb: kb(after.heapUsed - collected.heapUsed),
+  }
 }
 
 /**
@@ -247,13 +286,14 @@ async function idleConnections(server: Server) {
  * meanwhile, warm (server-join.ts; at the end it runs the storm cold too, and with JOIN_BEFORE=<git ref>
  * that ref's server beside this one).
  */
-function joinStorm(server: Server) {
-  return joinStormOf(server, false)
+async function joinStorm(server: Server) {
+  const { bystanderServerCpu, ...figures } = await joinStormOf(server, false)
+  return { ...figures, bystanderServerCpuMs: bystanderServerCpu.ms, bystanderSpanMs: bystanderServerCpu.spanMs }
 }
 
-async function cotext(root?: string, name = 'cotext'): Promise<Server> {
+async function cotext(root?: string, name = 'cotext', nodeArgs: string[] = []): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), 'cotext-scale-'))
-  const { child, port } = await startCotext(dir, { MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000', MAX_APPLY_MS: '3600000' }, root)
+  const { child, port } = await startCotext(dir, { MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000', MAX_APPLY_MS: '3600000' }, root, nodeArgs)
   return { name, pid: child.pid!, port, stop: async () => { await stopServer(child); rmSync(dir, { recursive: true, force: true }) } }
 }
 
@@ -280,14 +320,20 @@ async function cotextCluster(): Promise<{ servers: Server[]; stop(): Promise<voi
   return { servers: servers(), stop }
 }
 
-async function stock(): Promise<Server> {
-  const { child, port } = await startStock()
+async function stock(nodeArgs: string[] = []): Promise<Server> {
+  const { child, port } = await startStock(nodeArgs)
   return { name: 'stock', pid: child.pid!, port, stop: () => stopServer(child) }
 }
 
 /** Each figure's mean over the rounds. */
 function meanOf(rounds: ReadonlyArray<Record<string, number>>): Record<string, number> {
   return Object.fromEntries(Object.keys(rounds[0]!).map((key) => [key, rounds.reduce((sum, round) => sum + round[key]!, 0) / rounds.length]))
+}
+
+/** A join storm's figures as this script records them (flat numbers), as server-join.ts reports them. */
+function joinResultOf(figures: Record<string, number>): JoinResult {
+  const { bystanderServerCpuMs, bystanderSpanMs, ...rest } = figures as Record<string, number>
+  return { ...(rest as Omit<JoinResult, 'bystanderServerCpu'>), bystanderServerCpu: { ms: bystanderServerCpuMs!, spanMs: bystanderSpanMs! } }
 }
 
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a')
@@ -303,13 +349,13 @@ const workloads = (
   ] as const
 ).filter(([, , key]) => WORKLOADS.has(key))
 const before = BEFORE === null ? null : checkoutOf(BEFORE)
-const starts: Array<() => Promise<Server>> = [() => cotext(), ...(before === null ? [] : [() => cotext(before.root, `cotext ${BEFORE}`)]), stock]
+const starts: Array<(nodeArgs: string[]) => Promise<Server>> = [(args) => cotext(undefined, 'cotext', args), ...(before === null ? [] : [(args: string[]) => cotext(before.root, `cotext ${BEFORE}`, args)]), stock]
 const results: Record<string, { cotext: Record<string, number>; stock: Record<string, number> }> = {}
 for (const [name, run] of workloads) {
   const rounds: Record<string, Array<Record<string, number>>> = {}
   for (let round = 1; round <= ROUNDS; round++) {
     for (const start of starts) {
-      const server = await start()
+      const server = await start(name === 'idle connections' ? GC_PROBE_ARGS : [])
       let figures: Record<string, number>
       try {
         figures = await (run as (server: Server) => Promise<Record<string, number>>)(server)
@@ -349,11 +395,11 @@ const join_ = results['join storm']
 console.log('targets (Cotext ÷ stock in this run):')
 if (hot !== undefined) console.log(`  hot room: ${hot.cotext.frames!.toFixed(1)} frames/client/s (target <= 60: ${verdict(hot.cotext.frames! <= 60)}), delivered ${(hot.cotext.deliveredFraction! * 100).toFixed(2)}%, CPU ${ratio(hot.cotext.cpu!, hot.stock.cpu!)} stock's (target <= 0.5x: ${verdict(hot.cotext.cpu! <= 0.5 * hot.stock.cpu!)}), p99 ${hot.cotext.p99!.toFixed(1)} ms vs ${hot.stock.p99!.toFixed(1)} ms (target <= stock: ${verdict(hot.cotext.p99! <= hot.stock.p99!)})`)
 if (storm !== undefined) console.log(`  presence storm: ${storm.cotext.frames!.toFixed(1)} awareness frames/client/s (target <= 100: ${verdict(storm.cotext.frames! <= 100)}), p99 ${storm.cotext.p99!.toFixed(1)} ms vs ${storm.stock.p99!.toFixed(1)} ms (target <= 250 ms: ${verdict(storm.cotext.p99! <= 250)}), connected ${storm.cotext.connected}/${MOVERS} (stock ${storm.stock.connected}/${MOVERS})`)
-if (idle !== undefined) console.log(`  idle: ${idle.cotext.cpuMicros!.toFixed(2)} µs CPU per connection-second (target <= 6: ${verdict(idle.cotext.cpuMicros! <= 6)}; stock ${idle.stock.cpuMicros!.toFixed(2)}), ${idle.cotext.kbPerConnection!.toFixed(1)} KB per connection vs ${idle.stock.kbPerConnection!.toFixed(1)} KB (${ratio(idle.cotext.kbPerConnection!, idle.stock.kbPerConnection!)}; target <= 1x: ${verdict(idle.cotext.kbPerConnection! <= idle.stock.kbPerConnection!)})`)
+if (idle !== undefined) console.log(`  idle: ${idle.cotext.cpuMicros!.toFixed(2)} µs CPU per connection-second (target <= 6: ${verdict(idle.cotext.cpuMicros! <= 6)}; stock ${idle.stock.cpuMicros!.toFixed(2)}), ${idle.cotext.kbPerConnection!.toFixed(1)} KB per connection vs ${idle.stock.kbPerConnection!.toFixed(1)} KB (${ratio(idle.cotext.kbPerConnection!, idle.stock.kbPerConnection!)}; target <= 1x: ${verdict(idle.cotext.kbPerConnection! <= idle.stock.kbPerConnection!)}); between full collections: resident ${idle.cotext.gcRssKb!.toFixed(1)} vs ${idle.stock.gcRssKb!.toFixed(1)} KB (${ratio(idle.cotext.gcRssKb!, idle.stock.gcRssKb!)}), anonymous ${idle.cotext.gcAnonymousKb!.toFixed(1)} vs ${idle.stock.gcAnonymousKb!.toFixed(1)} KB, live JavaScript heap ${idle.cotext.gcHeapKb!.toFixed(1)} vs ${idle.stock.gcHeapKb!.toFixed(1)} KB`)
 if (join_ !== undefined) console.log(`  join storm: all synced in ${join_.cotext.seconds!.toFixed(1)} s vs ${join_.stock.seconds!.toFixed(1)} s (${ratio(join_.cotext.seconds!, join_.stock.seconds!)}; target <= 0.5x: ${verdict(join_.cotext.seconds! <= 0.5 * join_.stock.seconds!)}), peak ${join_.cotext.peakMb!.toFixed(0)} MB (target <= 2048: ${verdict(join_.cotext.peakMb! <= 2048)}), bystander ${join_.cotext.bystanderMs!.toFixed(0)} ms (target <= 250: ${verdict(join_.cotext.bystanderMs! <= 250)})`)
 if (clustered !== null && hot !== undefined) {
   // The stock server has no cluster mode: the cluster's figures are set beside the stock server's one process (and Cotext's).
   console.log(`  hot room over ${CLUSTER_PROCESSES} cluster processes (stock: one process, it has no cluster mode): ${clustered.frames!.toFixed(1)} frames/client/s (target <= 60: ${verdict(clustered.frames! <= 60)}), delivered ${(clustered.deliveredFraction! * 100).toFixed(2)}% (target 100%: ${verdict(clustered.deliveredFraction! >= 1)}), CPU summed over the processes ${clustered.cpu!.toFixed(2)} cores = ${ratio(clustered.cpu!, hot.stock.cpu!)} the stock server's (target <= 0.5x: ${verdict(clustered.cpu! <= 0.5 * hot.stock.cpu!)}; ${ratio(clustered.cpu!, hot.cotext.cpu!)} Cotext's one process), p99 ${clustered.p99!.toFixed(1)} ms vs stock ${hot.stock.p99!.toFixed(1)} ms (target <= stock: ${verdict(clustered.p99! <= hot.stock.p99!)}; Cotext's one process ${hot.cotext.p99!.toFixed(1)} ms)`)
 }
-if (join_ !== undefined) await runJoinStorms({ before: process.env.JOIN_BEFORE, measured: { stock: join_.stock as unknown as JoinResult, cotext: join_.cotext as unknown as JoinResult } })
+if (join_ !== undefined) await runJoinStorms({ before: process.env.JOIN_BEFORE, measured: { stock: joinResultOf(join_.stock), cotext: joinResultOf(join_.cotext) } })
 process.exit(0)

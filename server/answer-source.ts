@@ -25,7 +25,7 @@ interface Job {
  * wait for it, other rooms do not.
  *
  * The mirror starts from bytes at hand, never from one large encoding on the event loop: a room
- * loaded from the store starts it from the stored updates it applied; a room that grows past the
+ * loaded from the store starts it from the stored updates, as the room starts applying them; a room that grows past the
  * size is measured (one encoding of a document of about that size) and starts it from that
  * encoding. Afterwards the room hands it every update it applies, in order, so an answer encoded
  * after a request holds everything the room held at the request. Answers from the thread are
@@ -38,6 +38,8 @@ export class AnswerSource {
   private estimate = 0
   /** Counts the updates applied: an answer encoded at one version holds everything up to it. */
   private version = 0
+  /** What the mirror was started from while the room loads (see `loading`). */
+  private seed: readonly Uint8Array[] | null = null
   /** By state vector; made by the first answer from the thread (most rooms never have one). */
   private jobs: Map<string, Job> | null = null
   private disposed = false
@@ -48,10 +50,27 @@ export class AnswerSource {
     private readonly logger: Logger,
   ) {}
 
-  /** The room was loaded from `stored`: the stored updates that applied, in order, before any other. */
-  loaded(stored: readonly Uint8Array[]): void {
+  /**
+   * The room is about to apply `stored`, its stored updates in order: a large document's mirror starts from
+   * them now, so that the thread applies them while the room does (a cold room's joiners wait for both).
+   */
+  loading(stored: readonly Uint8Array[]): void {
+    this.seed = stored
     for (const update of stored) this.estimate += update.length
     if (this.estimate >= this.encoder.minBytes) this.mirror = this.encoder.open(stored)
+  }
+
+  /** The room was loaded from `applied`: the stored updates that applied, in order, before any other. */
+  loaded(applied: readonly Uint8Array[]): void {
+    const seed = this.seed
+    this.seed = null
+    if (seed !== null && applied.length === seed.length) return
+    // Some were set aside (they failed to apply): the mirror starts again from what the room holds.
+    this.mirror?.close()
+    this.mirror = null
+    this.estimate = 0
+    for (const update of applied) this.estimate += update.length
+    if (this.estimate >= this.encoder.minBytes) this.mirror = this.encoder.open(applied)
   }
 
   /** The room applied `update` (any change but the load). */

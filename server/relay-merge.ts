@@ -123,14 +123,15 @@ function mergeRanges(ranges: ReadonlyArray<[number, number]>): Array<[number, nu
   return merged
 }
 
-/** Skips one struct of a v1 update (Yjs's readClientsStructRefs, without building it); false for one it does not know. */
-function skipStruct(decoder: decoding.Decoder): boolean {
+/**
+ * Reads one struct of a v1 update (Yjs's readClientsStructRefs, without building it) and returns the clock
+ * ticks it covers, or null for one it does not know. With `measure` false a string's length is not counted
+ * (its UTF-8 bytes are skipped) and 0 is returned for it.
+ */
+export function readStruct(decoder: decoding.Decoder, measure = true): number | null {
   const info = decoding.readUint8(decoder)
   const ref = info & BITS5
-  if (ref === 0 || ref === 10) {
-    decoding.readVarUint(decoder) // a GC's or a skip's length
-    return true
-  }
+  if (ref === 0 || ref === 10) return decoding.readVarUint(decoder) // a GC's or a skip's length
   if ((info & BIT8) !== 0) skipId(decoder) // origin
   if ((info & BIT7) !== 0) skipId(decoder) // right origin
   if ((info & (BIT7 | BIT8)) === 0) {
@@ -139,7 +140,12 @@ function skipStruct(decoder: decoding.Decoder): boolean {
     else skipId(decoder)
     if ((info & BIT6) !== 0) decoding.readVarUint8Array(decoder)
   }
-  return skipContent(decoder, ref)
+  return readContent(decoder, ref, measure)
+}
+
+/** Skips one struct of a v1 update; false for one it does not know. */
+function skipStruct(decoder: decoding.Decoder): boolean {
+  return readStruct(decoder, false) !== null
 }
 
 function skipId(decoder: decoding.Decoder): void {
@@ -147,38 +153,69 @@ function skipId(decoder: decoding.Decoder): void {
   decoding.readVarUint(decoder)
 }
 
-/** Skips an item's content of type `ref` (Yjs's contentRefs). */
-function skipContent(decoder: decoding.Decoder, ref: number): boolean {
+/** Reads an item's content of type `ref` (Yjs's contentRefs) and returns its length (Yjs's getLength). */
+function readContent(decoder: decoding.Decoder, ref: number, measure: boolean): number | null {
   switch (ref) {
     case 1: // deleted: a length
-      decoding.readVarUint(decoder)
-      return true
-    case 2: // JSON: strings
-      for (let n = decoding.readVarUint(decoder); n > 0; n--) decoding.readVarUint8Array(decoder)
-      return true
+      return decoding.readVarUint(decoder)
+    case 2: {
+      // JSON: strings
+      const count = decoding.readVarUint(decoder)
+      for (let n = count; n > 0; n--) decoding.readVarUint8Array(decoder)
+      return count
+    }
+    case 4: {
+      // a string: its length in UTF-16 code units, as Yjs counts it
+      const bytes = decoding.readVarUint8Array(decoder)
+      return measure ? utf16Length(bytes) : 0
+    }
     case 3: // binary
-    case 4: // string
     case 5: // embed (JSON text)
       decoding.readVarUint8Array(decoder)
-      return true
+      return 1
     case 6: // format: key and JSON text
       decoding.readVarUint8Array(decoder)
       decoding.readVarUint8Array(decoder)
-      return true
+      return 1
     case 7: {
       // a type: its kind, and the tag name of an XML element or hook
       const type = decoding.readVarUint(decoder)
       if (type === TYPE_XML_ELEMENT || type === TYPE_XML_HOOK) decoding.readVarUint8Array(decoder)
-      return true
+      return 1
     }
-    case 8: // any: values
-      for (let n = decoding.readVarUint(decoder); n > 0; n--) decoding.readAny(decoder)
-      return true
+    case 8: {
+      // any: values
+      const count = decoding.readVarUint(decoder)
+      for (let n = count; n > 0; n--) decoding.readAny(decoder)
+      return count
+    }
     case 9: // a subdocument: guid and options
       decoding.readVarUint8Array(decoder)
       decoding.readAny(decoder)
-      return true
+      return 1
     default:
-      return false
+      return null
   }
+}
+
+/**
+ * The UTF-16 length of the string whose UTF-8 bytes are `bytes` (a code unit per sequence, two for a four-byte
+ * one), or null when they are not well-formed UTF-8: Yjs decodes those with replacement characters, whose
+ * count this does not try to follow (the caller then leaves the update whole).
+ */
+function utf16Length(bytes: Uint8Array): number | null {
+  let length = 0
+  for (let i = 0; i < bytes.length; ) {
+    const lead = bytes[i]!
+    // Continuation bytes and the range of the first one, as the WHATWG decoder accepts them.
+    const [count, low, high] = lead < 0x80 ? [0, 0, 0] : lead < 0xc2 ? [-1, 0, 0] : lead < 0xe0 ? [1, 0x80, 0xbf] : lead === 0xe0 ? [2, 0xa0, 0xbf] : lead === 0xed ? [2, 0x80, 0x9f] : lead < 0xf0 ? [2, 0x80, 0xbf] : lead === 0xf0 ? [3, 0x90, 0xbf] : lead < 0xf4 ? [3, 0x80, 0xbf] : lead === 0xf4 ? [3, 0x80, 0x8f] : [-1, 0, 0]
+    if (count < 0 || i + count >= bytes.length) return null
+    for (let k = 1; k <= count; k++) {
+      const byte = bytes[i + k]!
+      if (k === 1 ? byte < low || byte > high : (byte & 0xc0) !== 0x80) return null
+    }
+    length += count === 3 ? 2 : 1
+    i += count + 1
+  }
+  return length
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { Metrics } from './metrics.ts'
 import type { StoredUpdate } from './persistence.ts'
 import type { RecoverableRoom, StoreWriter } from './store-writer.ts'
+import { updateParts } from './update-parts.ts'
 
 export interface RoomStoreOptions {
   /** Stored updates after which the room's log is merged. */
@@ -15,6 +16,8 @@ export interface RoomStoreOptions {
 
 /** The longest the room holds the event loop while loading or compacting before it yields. */
 const SLICE_MS = 10
+/** A stored update of more structs than this is applied in parts of this many (update-parts.ts). */
+const LOAD_PART_STRUCTS = 64
 /** A compacted part merges stored updates up to this size, so that loading it is one short step. */
 const PART_BYTES = 256 * 1024
 const PART_UPDATES = 2000
@@ -65,9 +68,10 @@ export class RoomStore implements RecoverableRoom {
    * Applies the stored updates to the document with `origin`, yielding to other work between
    * slices. An update that fails to apply is set aside (kept, out of the room's log), logged
    * and counted; the rest load. Resolves with the updates that applied, in order (the room's
-   * state, as stored bytes); rejects only when the store cannot be read.
+   * state, as stored bytes); rejects only when the store cannot be read. `onRead` is given every
+   * stored update, in order, before the first is applied.
    */
-  async load(origin: unknown, isDestroyed: () => boolean): Promise<Uint8Array[]> {
+  async load(origin: unknown, isDestroyed: () => boolean, onRead: (updates: Uint8Array[]) => void = noop): Promise<Uint8Array[]> {
     const { logger, metrics } = this.options
     let records: StoredUpdate[]
     for (;;) {
@@ -80,12 +84,22 @@ export class RoomStore implements RecoverableRoom {
         await this.writer.whenHealthy()
       }
     }
+    onRead(records.map((record) => record.update))
     let sliceStart = performance.now()
     const applied: Uint8Array[] = []
     for (const record of records) {
       if (isDestroyed()) return []
       try {
-        Y.applyUpdate(this.doc, record.update, origin)
+        // A long update in parts, yielding between them as between updates (update-parts.ts): one update of
+        // 2,000 scattered edits took up to a second to apply, every room waiting.
+        for (const part of updateParts(record.update, LOAD_PART_STRUCTS) ?? [record.update]) {
+          Y.applyUpdate(this.doc, part, origin)
+          if (performance.now() - sliceStart > SLICE_MS) {
+            await nextTurn()
+            sliceStart = performance.now()
+            if (isDestroyed()) return []
+          }
+        }
         applied.push(record.update)
       } catch (error) {
         const cause = `${(error as Error).name}: ${(error as Error).message}`

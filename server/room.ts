@@ -178,7 +178,7 @@ export class Room {
     const { metrics } = this.context
     try {
       await this.history?.prepareLoad()
-      const stored = await this.store.load(LOAD_ORIGIN, () => this.state === 'destroyed')
+      const stored = await this.store.load(LOAD_ORIGIN, () => this.state === 'destroyed', (read) => this.answers.loading(read))
       if (this.state === 'destroyed') return false
       this.answers.loaded(stored)
     } catch (error) {

@@ -44,8 +44,10 @@ function applied(message: Uint8Array, base?: Uint8Array): Y.Doc {
 /** A room's document as AnswerSource sees it: every update after the load handed to `updated`. */
 function room(minBytes: number, stored: Uint8Array[] = []): { doc: Y.Doc; source: AnswerSource } {
   const doc = new Y.Doc()
-  for (const update of stored) Y.applyUpdate(doc, update)
   const source = new AnswerSource(doc, encoderOf(minBytes), logger)
+  // As RoomStore.load: handed the stored updates before it applies them, then told which applied.
+  source.loading(stored)
+  for (const update of stored) Y.applyUpdate(doc, update)
   source.loaded(stored)
   doc.on('update', (update: Uint8Array) => source.updated(update))
   return { doc, source }
@@ -143,6 +145,28 @@ describe('AnswerSource', () => {
     const quick = source.answer(Y.encodeStateVector(near))
     expect(quick).toBeInstanceOf(Uint8Array)
     expect(applied(quick as Uint8Array, Y.encodeStateAsUpdate(near)).getText('text').toString()).toBe(doc.getText('text').toString())
+    source.dispose()
+  })
+
+  it('starts the mirror again from what the room holds when a stored update was set aside while it loaded', async () => {
+    const writer = new Y.Doc()
+    const stored: Uint8Array[] = []
+    writer.on('update', (update: Uint8Array) => stored.push(update))
+    writer.getText('text').insert(0, 'a'.repeat(100_000))
+    writer.getText('text').insert(0, 'b'.repeat(100_000))
+    writer.getText('text').insert(0, 'c'.repeat(100_000))
+    const doc = new Y.Doc()
+    const source = new AnswerSource(doc, encoderOf(64 * 1024), logger)
+    source.loading(stored)
+    // The second failed to apply in the room (set aside): the third waits for it, as in the room.
+    const kept = [stored[0]!, stored[2]!]
+    for (const update of kept) Y.applyUpdate(doc, update)
+    source.loaded(kept)
+    const answer = source.answer(emptyVector())
+    expect(answer).toBeInstanceOf(Promise)
+    const joiner = applied(await answer)
+    expect(joiner.getText('text').toString()).toBe('a'.repeat(100_000))
+    expect(Y.encodeStateVector(joiner)).toEqual(Y.encodeStateVector(doc))
     source.dispose()
   })
 
