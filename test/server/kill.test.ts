@@ -4,8 +4,9 @@ import { connectSynced, destroyAllClients, textIn } from './helpers/clients.ts'
 import { makeTempDir, startServer, stopAllServers } from './helpers/server-process.ts'
 import { sleep, waitFor } from './helpers/wait-for.ts'
 
-// Each round starts two real server processes; a busy machine can make that slow.
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 30_000 })
+// Each of the ten rounds starts two real server processes: about 100 s on a quiet 2-core machine, more
+// on a busy one.
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 30_000 })
 
 afterEach(destroyAllClients)
 afterAll(stopAllServers)
