@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import * as v8 from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { TextEditor } from '../../core/editor/text-editor.ts'
 import type { DisplayMarker } from '../../core/anchors/display-marker.ts'
-
-v8.setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as () => void
-
-/** A WeakRef's target can be collected only after the job that made it: wait a turn, then collect. */
-async function collect(): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve))
-  gc()
-  gc()
-}
+import { collect } from '../helpers/gc.ts'
 
 /** As the editor marks a peer's selection. */
 const REMOTE = { remote: true, invalidate: 'never' } as const

@@ -1,20 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import * as v8 from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { Network } from './network.ts'
+import { collect } from '../helpers/gc.ts'
 
 let network: Network
 afterEach(() => network?.destroy())
-
-v8.setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as () => void
-
-/** A WeakRef's target can be collected only after the job that made it: wait a turn, then collect. */
-async function collect(): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve))
-  gc()
-  gc()
-}
 
 describe("a peer's Selection objects", () => {
   it('are made only when asked for, and are the same objects while held', () => {
