@@ -407,8 +407,17 @@ export function encodeTransactionUpdate(transaction: Y.Transaction, changed: Rea
   const encoder = new Y.UpdateEncoderV1()
   encoding.writeVarUint(encoder.restEncoder, changed.length)
   for (const [client, clock] of [...changed].sort((a, b) => b[0] - a[0])) writeStructs(encoder, store.clients.get(client)!, client, clock)
-  // The delete set is sorted and merged by Yjs before the transaction's observers run.
-  const deletes = [...deleteSet.clients].sort((a, b) => b[0] - a[0])
+  writeDeletes(encoder, deletesOf(deleteSet))
+  return encoder.toUint8Array()
+}
+
+/** A delete set's ranges by client, in Yjs's order (higher client ids first; Yjs has sorted and merged each client's ranges before the transaction's observers run). */
+function deletesOf(deleteSet: Y.Transaction['deleteSet']): Array<readonly [number, ReadonlyArray<{ readonly clock: number; readonly len: number }>]> {
+  return [...deleteSet.clients].sort((a, b) => b[0] - a[0])
+}
+
+/** Writes the delete-set part of an update (Yjs's writeDeleteSet). */
+function writeDeletes(encoder: Y.UpdateEncoderV1, deletes: ReadonlyArray<readonly [number, ReadonlyArray<{ readonly clock: number; readonly len: number }>]>): void {
   encoding.writeVarUint(encoder.restEncoder, deletes.length)
   for (const [client, items] of deletes) {
     encoder.resetDsCurVal()
@@ -419,7 +428,6 @@ export function encodeTransactionUpdate(transaction: Y.Transaction, changed: Rea
       encoder.writeDsLen(item.len)
     }
   }
-  return encoder.toUint8Array()
 }
 
 /**
@@ -440,23 +448,15 @@ export function captureTransactionUpdate(transaction: Y.Transaction): (() => Uin
     const from = Math.max(clock, all[0]!.id.clock)
     structs.push([client, from, all.slice(Y.findIndexSS(all, from)).map(copyStruct)])
   }
-  const deletes = [...deleteSet.clients].sort((a, b) => b[0] - a[0]).map(([client, items]) => [client, items.map((item) => [item.clock, item.len] as const)] as const)
+  // Copies: later transactions merge into the ranges Yjs keeps.
+  const deletes = deletesOf(deleteSet).map(([client, items]) => [client, items.map(({ clock, len }) => ({ clock, len }))] as const)
   let bytes: Uint8Array | null = null
   return () => {
     if (bytes !== null) return bytes
     const encoder = new Y.UpdateEncoderV1()
     encoding.writeVarUint(encoder.restEncoder, structs.length)
     for (const [client, from, copies] of structs) writeStructs(encoder, copies, client, from)
-    encoding.writeVarUint(encoder.restEncoder, deletes.length)
-    for (const [client, items] of deletes) {
-      encoder.resetDsCurVal()
-      encoding.writeVarUint(encoder.restEncoder, client)
-      encoding.writeVarUint(encoder.restEncoder, items.length)
-      for (const [clock, len] of items) {
-        encoder.writeDsClock(clock)
-        encoder.writeDsLen(len)
-      }
-    }
+    writeDeletes(encoder, deletes)
     bytes = encoder.toUint8Array()
     return bytes
   }
