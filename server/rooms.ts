@@ -28,7 +28,7 @@ export interface RoomRegistryOptions {
   fanoutWindowMs?: number
   /** Attested authorship, change log and versions; absent: none. */
   history?: HistorySettings
-  /** A sync answer larger than this goes out in slices of this size (default 256 KiB; 0: whole); see SlicedSender. */
+  /** A sync answer larger than this goes out in slices of this size (default 4 MiB; 0: whole); see SlicedSender. */
   answerSliceBytes?: number
   /** Bytes that may wait behind a connection's sliced answer before it is cut (default 4 MiB, as MAX_BUFFERED_BYTES). */
   maxBufferedBytes?: number

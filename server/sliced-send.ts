@@ -3,7 +3,7 @@ import type { Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
 
 /** Slice size of a large message (a big document's sync answer) by default; see SlicedSender. */
-export const DEFAULT_ANSWER_SLICE_BYTES = 256 * 1024
+export const DEFAULT_ANSWER_SLICE_BYTES = 4 * 1024 * 1024
 
 /** How long one event-loop turn may write slices before the sender yields to other work. */
 const TURN_MS = 4
