@@ -126,21 +126,27 @@ function mergeRanges(ranges: ReadonlyArray<[number, number]>): Array<[number, nu
 /**
  * Reads one struct of a v1 update (Yjs's readClientsStructRefs, without building it) and returns the clock
  * ticks it covers, or null for one it does not know. With `measure` false a string's length is not counted
- * (its UTF-8 bytes are skipped) and 0 is returned for it.
+ * (its UTF-8 bytes are skipped) and 0 is returned for it. With `refs`, the ids the struct points at (its
+ * origins and the item holding it) are pushed there as client, clock pairs.
  */
-export function readStruct(decoder: decoding.Decoder, measure = true): number | null {
+export function readStruct(decoder: decoding.Decoder, measure = true, refs: number[] | null = null): number | null {
   const info = decoding.readUint8(decoder)
   const ref = info & BITS5
   if (ref === 0 || ref === 10) return decoding.readVarUint(decoder) // a GC's or a skip's length
-  if ((info & BIT8) !== 0) skipId(decoder) // origin
-  if ((info & BIT7) !== 0) skipId(decoder) // right origin
+  if ((info & BIT8) !== 0) readId(decoder, refs) // origin
+  if ((info & BIT7) !== 0) readId(decoder, refs) // right origin
   if ((info & (BIT7 | BIT8)) === 0) {
     // The parent: a root type's name, or the id of the item holding it; then the key in a map.
     if (decoding.readVarUint(decoder) === 1) decoding.readVarUint8Array(decoder)
-    else skipId(decoder)
+    else readId(decoder, refs)
     if ((info & BIT6) !== 0) decoding.readVarUint8Array(decoder)
   }
   return readContent(decoder, ref, measure)
+}
+
+/** True if the struct at `pos` of a v1 update is a skip (a gap in its client's clocks). */
+export function isSkip(update: Uint8Array, pos: number): boolean {
+  return (update[pos]! & BITS5) === 10
 }
 
 /** Skips one struct of a v1 update; false for one it does not know. */
@@ -148,9 +154,10 @@ function skipStruct(decoder: decoding.Decoder): boolean {
   return readStruct(decoder, false) !== null
 }
 
-function skipId(decoder: decoding.Decoder): void {
-  decoding.readVarUint(decoder)
-  decoding.readVarUint(decoder)
+function readId(decoder: decoding.Decoder, refs: number[] | null): void {
+  const client = decoding.readVarUint(decoder)
+  const clock = decoding.readVarUint(decoder)
+  if (refs !== null) refs.push(client, clock)
 }
 
 /** Reads an item's content of type `ref` (Yjs's contentRefs) and returns its length (Yjs's getLength). */

@@ -92,7 +92,7 @@ export class RoomStore implements RecoverableRoom {
       try {
         // A long update in parts, yielding between them as between updates (update-parts.ts): one update of
         // 2,000 scattered edits took up to a second to apply, every room waiting.
-        for (const part of updateParts(record.update, LOAD_PART_STRUCTS) ?? [record.update]) {
+        for (const part of updateParts(record.update, LOAD_PART_STRUCTS, () => Y.decodeStateVector(Y.encodeStateVector(this.doc))) ?? [record.update]) {
           Y.applyUpdate(this.doc, part, origin)
           if (performance.now() - sliceStart > SLICE_MS) {
             await nextTurn()
