@@ -1,0 +1,94 @@
+/**
+ * Loading a stored update of many clients in parts (server/update-parts.ts) against applying it whole: the
+ * longest single step (what every other room waits for) and the CPU in all. The update is a document's
+ * whole state after 20 writers took turns making scattered edits (inserts and deletions), as a snapshot or
+ * an offline client's answer holds it; a quarter of it is about what one compacted part (256 KiB) holds.
+ * Rounds alternate whole and parts on fresh documents; per-round figures, then medians.
+ * Run: npx tsx bench/server-load-parts.bench.ts (ROUNDS, WRITERS, TURNS)
+ */
+import * as Y from 'yjs'
+import { updateParts } from '../server/update-parts.ts'
+import { median } from './measure.ts'
+
+const ROUNDS = Number(process.env.ROUNDS ?? 6)
+const WRITERS = Number(process.env.WRITERS ?? 20)
+const TURNS = Number(process.env.TURNS ?? 15)
+/** As RoomStore.load cuts them. */
+const PART_STRUCTS = 64
+
+/** A small seeded generator, so every run edits alike. */
+function generator(seed: number): (below: number) => number {
+  let state = seed
+  return (below) => {
+    state = (state * 1103515245 + 12345) % 2147483648
+    return state % below
+  }
+}
+
+function manyClientsState(): Uint8Array {
+  const random = generator(7)
+  const base = new Y.Doc()
+  base.getText('text').insert(0, 'x'.repeat(200_000))
+  const writers = Array.from({ length: WRITERS }, (_, i) => {
+    const doc = new Y.Doc()
+    doc.clientID = 100 + i
+    return doc
+  })
+  for (let turn = 0; turn < TURNS; turn++) {
+    for (const writer of writers) {
+      Y.applyUpdate(writer, Y.encodeStateAsUpdate(base, Y.encodeStateVector(writer)))
+      const text = writer.getText('text')
+      for (let n = 0; n < 50; n++) {
+        const at = random(text.length)
+        if (random(3) === 0) text.delete(at, Math.min(3, text.length - at))
+        else text.insert(at, 'ab')
+      }
+      Y.applyUpdate(base, Y.encodeStateAsUpdate(writer, Y.encodeStateVector(base)))
+    }
+  }
+  return Y.encodeStateAsUpdate(base)
+}
+
+const update = manyClientsState()
+const decoded = Y.decodeUpdate(update)
+const clients = new Set(decoded.structs.map((struct) => struct.id.client)).size
+console.log(`load-parts: one stored update of ${decoded.structs.length} structs of ${clients} clients, ${(update.length / 1024).toFixed(0)} KiB; parts of ${PART_STRUCTS}`)
+
+const wholeMs: number[] = []
+const partsMs: number[] = []
+const longestMs: number[] = []
+for (let round = 0; round < ROUNDS; round++) {
+  const whole = new Y.Doc()
+  let start = performance.now()
+  Y.applyUpdate(whole, update)
+  const wholeTime = performance.now() - start
+
+  const cut = new Y.Doc()
+  start = performance.now()
+  const parts = updateParts(update, PART_STRUCTS, () => Y.decodeStateVector(Y.encodeStateVector(cut)))
+  const cutting = performance.now() - start
+  if (parts === null) throw new Error('the update was not cut')
+  let longest = cutting
+  let total = cutting
+  for (const part of parts) {
+    start = performance.now()
+    Y.applyUpdate(cut, part)
+    const step = performance.now() - start
+    total += step
+    longest = Math.max(longest, step)
+  }
+  if (cut.getText('text').toString() !== whole.getText('text').toString() || cut.store.pendingStructs !== null) throw new Error('the parts gave another document')
+  wholeMs.push(wholeTime)
+  partsMs.push(total)
+  longestMs.push(longest)
+  console.log(
+    `load-parts:   round ${round + 1}: whole ${wholeTime.toFixed(1)} ms in one step; in ${parts.length} parts ${total.toFixed(1)} ms ` +
+      `(cutting ${cutting.toFixed(1)} ms), longest step ${longest.toFixed(1)} ms`,
+  )
+}
+const longest = median(longestMs)
+const whole = median(wholeMs)
+console.log(
+  `load-parts: longest step ${longest.toFixed(1)} ms against ${whole.toFixed(1)} ms whole (${(longest / whole).toFixed(2)}x); ` +
+    `CPU in all ${(median(partsMs) / whole).toFixed(2)}x whole (medians of ${ROUNDS} rounds)`,
+)
