@@ -3,7 +3,7 @@ import type { Awareness } from 'y-protocols/awareness'
 import { binaryFrame, type Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
 import { encodeAwarenessMessage, encodeUpdate, type AwarenessEntry } from './protocol.ts'
-import { disjointClients, joinUpdates, splitUpdate, type SplitUpdate } from './relay-merge.ts'
+import { disjointClients, joinUpdates, sectionCount, splitUpdate, type SplitUpdate } from './relay-merge.ts'
 
 export interface FanoutOptions {
   /** The longest a relay waits to be merged with the ones that follow it, in a busy room (ms); 0 relays each at once. */
@@ -40,7 +40,7 @@ export class RoomFanout {
   private entries: Map<number, { entry: AwarenessEntry; from: Sender }> | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
   private disposed = false
-  /** Relays handed in since `countedSince` (performance.now()), and their rate over the last count of a second or more. */
+  /** Relays handed in since `countedSince` (performance.now()), and their rate over the last count of a second or more; an update counts once per Yjs client in it. */
   private arrivals = 0
   private countedSince = 0
   private relaysPerSecond = 0
@@ -51,7 +51,8 @@ export class RoomFanout {
   relayUpdate(update: Uint8Array, from: Sender): void {
     if (this.disposed) return
     this.updates.push({ update, from })
-    this.arrivals += 1
+    // By its clients' sections: a run of other processes' updates comes in as one.
+    this.arrivals += sectionCount(update)
     this.arrive()
   }
 
