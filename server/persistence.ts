@@ -100,17 +100,13 @@ export class LevelStore implements Store {
     private readonly dir: string,
     private readonly db: Level,
     private readonly sync: boolean,
-    private readonly gatherMs: number,
   ) {}
 
   /**
    * Opens (creating if needed) the database in `dir`; rejects if another process holds it.
-   * `fsync`: every write is on disk before it resolves (LevelDB's sync writes). `gatherMs`: each
-   * append waits this long before it is written, for a caller that made its entries durable
-   * already and appends whatever arrives meanwhile in its next call (the journal, journal.ts):
-   * a hot room's updates then reach LevelDB a few at a time instead of one write each.
+   * `fsync`: every write is on disk before it resolves (LevelDB's sync writes).
    */
-  static async open(dir: string, options: { fsync?: boolean; gatherMs?: number } = {}): Promise<LevelStore> {
+  static async open(dir: string, options: { fsync?: boolean } = {}): Promise<LevelStore> {
     mkdirSync(dir, { recursive: true })
     const db = await new LeveldbPersistence(dir)._transact(async (level: Level) => level)
     if (db === null) throw new StorageError(`cannot open LevelDB in ${dir}`)
@@ -120,7 +116,7 @@ export class LevelStore implements Store {
     } catch (error) {
       throw new StorageError(`cannot open LevelDB in ${dir}: ${errorText(error)}`)
     }
-    return new LevelStore(dir, db, options.fsync === true, options.gatherMs ?? 0)
+    return new LevelStore(dir, db, options.fsync === true)
   }
 
   async load(room: string): Promise<StoredUpdate[]> {
@@ -133,7 +129,6 @@ export class LevelStore implements Store {
   }
 
   async append(entries: readonly AppendEntry[]): Promise<void> {
-    if (this.gatherMs > 0) await new Promise((resolve) => setTimeout(resolve, this.gatherMs))
     for (const { room } of entries) await this.seqAfterLast(room)
     // From here to the write nothing awaits: clocks are taken in one step, so a replace or load
     // running meanwhile cannot hand them out again.

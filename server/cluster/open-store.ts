@@ -7,9 +7,6 @@ import { ClusterStore } from './cluster-store.ts'
 import type { RoomFollower } from './cluster-store.ts'
 import { PgLogStore, PgStore } from './pg-store.ts'
 
-/** How long the journal's moves into LevelDB wait to gather more appends (a busy room's fan-out window). */
-const JOURNAL_MOVE_GATHER_MS = 20
-
 export interface OpenedStore {
   store: Store
   /** Where the rooms' versions and change logs are kept, beside them. */
@@ -50,7 +47,6 @@ export async function openStore(settings: StoreSettings, logger: Logger): Promis
     await pg.checkDurability(logger)
     return { store: new PgLogStore(pg), records: pg.records(), description: { store: 'postgresql' }, roomsCompact: true }
   }
-  // The journal makes each append durable and moves appends into LevelDB behind it, batched.
-  const level = await LevelStore.open(dataDir, { fsync, gatherMs: JOURNAL_MOVE_GATHER_MS })
+  const level = await LevelStore.open(dataDir, { fsync })
   return { store: await JournaledStore.open(level, dataDir, { fsync }), records: level.records(), description: { store: 'leveldb', dataDir }, roomsCompact: true }
 }

@@ -21,17 +21,6 @@ const seqs = async (store: LevelStore, room: string): Promise<number[]> => (awai
 const textOfLog = async (store: LevelStore, room: string): Promise<string> => textOf(Y.mergeUpdates((await store.load(room)).map(({ update }) => update)))
 
 describe('LevelStore', () => {
-  it('with gatherMs, stores every append (each resolves once written), in order, however they overlap', async () => {
-    const store = await LevelStore.open(makeTempDir(), { gatherMs: 15 })
-    open.push(store)
-    const first = store.append([{ room: 'r', update: insertUpdate('a', 1) }])
-    const second = store.append([{ room: 'r', update: insertUpdate('b', 2) }, { room: 's', update: insertUpdate('c', 3) }])
-    await first
-    expect(await seqs(store, 'r')).toContain(0)
-    await second
-    expect([await seqs(store, 'r'), await seqs(store, 's')]).toEqual([[0, 1], [0]])
-  })
-
   it('appends the entries of several rooms in one write, each room numbering its own log', async () => {
     const store = await openStore()
     await store.append([
