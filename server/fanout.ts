@@ -3,7 +3,7 @@ import type { Awareness } from 'y-protocols/awareness'
 import { binaryFrame, type Connection } from './connection.ts'
 import type { Metrics } from './metrics.ts'
 import { encodeAwarenessMessage, encodeUpdate, type AwarenessEntry } from './protocol.ts'
-import { disjointClients, joinUpdates, splitUpdate, type SplitUpdate } from './relay-merge.ts'
+import { disjointClients, joinUpdates, sectionCount, splitUpdate, type SplitUpdate } from './relay-merge.ts'
 
 export interface FanoutOptions {
   /** The longest a relay waits to be merged with the ones that follow it, in a busy room (ms); 0 relays each at once. */
@@ -25,8 +25,9 @@ type Sender = Connection | null
  * the window ends, which opens the next one. So each client gets at most 1000 / window frames of
  * each kind a second, whatever the number of writers.
  *
- * The window grows with the room (a tenth of a millisecond per connection, between 1 ms and
- * `windowMs`): a pair of typists never waits, a room of hundreds waits up to `windowMs`.
+ * The window grows with the room (see `fanoutWindowMs`): a pair of typists never waits, a room of
+ * hundreds waits up to `windowMs`. In cluster mode a process holds only part of a busy room's
+ * connections, so the rate of relays (its own clients' and other processes') counts too.
  *
  * Only what the room store has released (stored) is handed here, so store-before-relay holds for
  * every change in a batch. No one gets back what they sent: a sender's batch is merged without its
@@ -39,6 +40,10 @@ export class RoomFanout {
   private entries: Map<number, { entry: AwarenessEntry; from: Sender }> | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
   private disposed = false
+  /** Relays handed in since `countedSince` (performance.now()), and their rate over the last count of a second or more; an update counts once per Yjs client in it. */
+  private arrivals = 0
+  private countedSince = 0
+  private relaysPerSecond = 0
 
   constructor(private readonly options: FanoutOptions) {}
 
@@ -46,6 +51,8 @@ export class RoomFanout {
   relayUpdate(update: Uint8Array, from: Sender): void {
     if (this.disposed) return
     this.updates.push({ update, from })
+    // By its clients' sections: a run of other processes' updates comes in as one.
+    this.arrivals += sectionCount(update)
     this.arrive()
   }
 
@@ -58,6 +65,7 @@ export class RoomFanout {
       this.entries.delete(entry.clientId)
       this.entries.set(entry.clientId, { entry, from })
     }
+    this.arrivals += 1
     this.arrive()
   }
 
@@ -94,9 +102,15 @@ export class RoomFanout {
   private windowMs(): number {
     const { windowMs } = this.options
     if (windowMs <= 0) return 0
+    const now = performance.now()
+    if (now - this.countedSince >= 1000) {
+      this.relaysPerSecond = (this.arrivals * 1000) / (now - this.countedSince)
+      this.arrivals = 0
+      this.countedSince = now
+    }
     let connections = 0
     for (const _ of this.options.recipients()) connections += 1
-    return Math.min(windowMs, Math.max(1, Math.ceil(connections / 10)))
+    return fanoutWindowMs(windowMs, connections, this.relaysPerSecond)
   }
 
   private flushUpdates(): void {
@@ -144,6 +158,17 @@ export class RoomFanout {
       if (others.length > 0) connection.send(encodeAwarenessMessage(others.map((b) => b.entry)))
     }
   }
+}
+
+/**
+ * The window of a room with `connections` here and `relaysPerSecond` relays a second (its
+ * clients' and, in cluster mode, other processes'): a tenth of a millisecond per connection or
+ * per relay a second, whichever is more, between 1 ms and `settingMs`. By connections, a flush
+ * costs a frame per connection; by relays, each client gets at most min(rate, 10,000 / rate)
+ * frames a second, at most 100 whatever the rate, however few of the room's clients are here.
+ */
+export function fanoutWindowMs(settingMs: number, connections: number, relaysPerSecond: number): number {
+  return Math.min(settingMs, Math.max(1, Math.ceil(connections / 10), Math.ceil(relaysPerSecond / 10)))
 }
 
 /**

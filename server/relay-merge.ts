@@ -56,6 +56,15 @@ export function splitUpdate(update: Uint8Array): SplitUpdate | null {
   }
 }
 
+/** How many clients' sections `update` (v1) holds, at least 1 (also for bytes that do not say). */
+export function sectionCount(update: Uint8Array): number {
+  try {
+    return Math.max(1, decoding.readVarUint(decoding.createDecoder(update)))
+  } catch {
+    return 1
+  }
+}
+
 /**
  * The merge of `updates` (v1), as `Y.mergeUpdates` makes it: by copying when no client has a section
  * in two of them (what a room's store writes in one go is usually one update from each of several

@@ -300,9 +300,13 @@ export class ClusterStore implements Store, RoomFollower {
     record.link = link
     for (const entry of record.backlog) link.apply(entry)
     record.backlog = []
-    const subscription = this.reader.follow(room.name, record.loadedId, (entry) => {
-      this.notePending(record, entry.id)
-      link.apply(entry)
+    const onFailure = (entry: StreamEntry, error: unknown): void => {
+      // One bad entry must not stop the room's other entries.
+      this.logger.error({ room: room.name, entry: entry.id, err: error }, 'applying a stream entry failed; skipped')
+    }
+    const subscription = this.reader.follow(room.name, record.loadedId, (entries) => {
+      for (const entry of entries) this.notePending(record, entry.id)
+      link.applyAll(entries, onFailure)
     })
     const snapshot = (): Snapshot => ({ state: Y.encodeStateAsUpdate(room.doc), position: subscription.position() })
     record.snapshot = snapshot

@@ -45,6 +45,8 @@ const SCHEMA = `
 `
 /** Several processes start at once; CREATE … IF NOT EXISTS alone can still collide. */
 const SCHEMA_LOCK = 0x636f74657874
+/** Rows per INSERT of records: 2 parameters each, far below PostgreSQL's 65,535 per statement. */
+const RECORDS_PER_INSERT = 1000
 
 /** Where a stored part of a room lives: its snapshot row, or one row of its updates (by id). */
 export type PgPart = { table: 'snapshot' } | { table: 'updates'; id: number }
@@ -252,9 +254,16 @@ export class PgStore {
     return {
       put: async (room, kind, records) => {
         if (records.length === 0) return
+        // One statement per RECORDS_PER_INSERT records, not one per record: a hot room's change log
+        // puts hundreds a second. A key given twice keeps its last value, as one upsert after another
+        // would (and one statement may not upsert a row twice).
+        const latest = [...new Map(records.map(({ key, value }) => [key, value])).entries()]
         await this.transaction(async (client) => {
-          for (const { key, value } of records) {
-            await client.query('INSERT INTO cotext_records (room, kind, key, value) VALUES ($1, $2, $3, $4) ON CONFLICT (room, kind, key) DO UPDATE SET value = EXCLUDED.value', [room, kind, key, Buffer.from(value)])
+          for (let start = 0; start < latest.length; start += RECORDS_PER_INSERT) {
+            const chunk = latest.slice(start, start + RECORDS_PER_INSERT)
+            const rows = chunk.map((_, i) => `($1, $2, $${2 * i + 3}, $${2 * i + 4})`).join(', ')
+            const values = chunk.flatMap(([key, value]) => [key, Buffer.from(value)])
+            await client.query(`INSERT INTO cotext_records (room, kind, key, value) VALUES ${rows} ON CONFLICT (room, kind, key) DO UPDATE SET value = EXCLUDED.value`, [room, kind, ...values])
           }
         })
       },

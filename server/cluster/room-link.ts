@@ -4,6 +4,9 @@ import { decodeAwarenessEntries } from '../protocol.ts'
 import { REMOTE_ORIGIN } from './origin.ts'
 import type { StreamEntry } from './stream.ts'
 
+/** An entry that fails to apply: the rest of its read still applies. */
+export type EntryFailure = (entry: StreamEntry, error: unknown) => void
+
 /** What cluster mode needs of a loaded room. */
 export interface RoomView {
   readonly name: string
@@ -29,8 +32,39 @@ export class RoomLink {
     room.awareness.on('update', this.onAwarenessUpdate)
   }
 
+  /**
+   * Applies entries of one read in order. A run of document updates goes in as one transaction:
+   * the room relays (and encodes, and its observers see) one update for the run instead of one per
+   * entry, and Yjs reads the document's state vector once, not twice per entry.
+   */
+  applyAll(entries: readonly StreamEntry[], onFailure: EntryFailure): void {
+    for (let start = 0; start < entries.length; ) {
+      let end = start
+      while (end < entries.length && entries[end]!.kind === 'update') end += 1
+      if (end - start > 1) {
+        const run = entries.slice(start, end)
+        Y.transact(this.room.doc, () => {
+          for (const entry of run) this.applyOne(entry, onFailure)
+        }, REMOTE_ORIGIN)
+        start = end
+      } else {
+        this.applyOne(entries[start]!, onFailure)
+        start += 1
+      }
+    }
+  }
+
+  private applyOne(entry: StreamEntry, onFailure: EntryFailure): void {
+    try {
+      this.apply(entry)
+    } catch (error) {
+      onFailure(entry, error)
+    }
+  }
+
   apply(entry: StreamEntry): void {
     if (entry.kind === 'update') {
+      // Within applyAll's transaction, Yjs applies it there.
       Y.applyUpdate(this.room.doc, entry.data, REMOTE_ORIGIN)
       return
     }

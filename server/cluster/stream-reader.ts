@@ -13,7 +13,8 @@ interface Subscription {
   room: string
   /** The last entry seen; the next read starts after it. */
   lastId: string
-  deliver(entry: StreamEntry): void
+  /** Other processes' entries of one read, in stream order (never empty). */
+  deliver(entries: StreamEntry[]): void
 }
 
 /**
@@ -45,10 +46,11 @@ export class StreamReader {
   }
 
   /**
-   * Delivers the room's entries after `after` (other processes' only) until `stop` is called;
-   * `position` is the last entry read: every entry up to it has been delivered or was this process's.
+   * Delivers the room's entries after `after` (other processes' only) until `stop` is called, those
+   * of one read together; `position` is the last entry read: every entry up to it has been delivered
+   * or was this process's.
    */
-  follow(room: string, after: string, deliver: (entry: StreamEntry) => void): { position(): string; stop(): void } {
+  follow(room: string, after: string, deliver: (entries: StreamEntry[]) => void): { position(): string; stop(): void } {
     const subscription: Subscription = { room, lastId: after, deliver }
     this.subscriptions.set(roomStreamKey(room), subscription)
     this.wake()
@@ -106,18 +108,21 @@ export class StreamReader {
   }
 
   private dispatch(subscription: Subscription, entries: StreamEntry[]): void {
+    const others: StreamEntry[] = []
     for (const entry of entries) {
       if (compareStreamIds(entry.id, subscription.lastId) <= 0) continue
       subscription.lastId = entry.id
       if (entry.processId === this.processId) continue
       this.metrics.entriesRead += 1
       this.metrics.streamLagSeconds = Math.max(0, Date.now() - streamIdTime(entry.id)) / 1000
-      try {
-        subscription.deliver(entry)
-      } catch (error) {
-        // One bad entry must not stop the room's other entries or other rooms.
-        this.logger.error({ room: subscription.room, entry: entry.id, err: error }, 'applying a stream entry failed; skipped')
-      }
+      others.push(entry)
+    }
+    if (others.length === 0) return
+    try {
+      subscription.deliver(others)
+    } catch (error) {
+      // A fault of one room must not stop the other rooms (the room skips a bad entry itself).
+      this.logger.error({ room: subscription.room, entries: others.length, err: error }, 'applying stream entries failed; skipped')
     }
   }
 }

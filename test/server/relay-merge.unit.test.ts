@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { disjointClients, joinUpdates, mergeUpdates, splitUpdate } from '../../server/relay-merge.ts'
+import { disjointClients, joinUpdates, mergeUpdates, sectionCount, splitUpdate } from '../../server/relay-merge.ts'
 import { Random, fuzzSeeds } from '../helpers/random.ts'
 import { edit } from './helpers/random-edits.ts'
 
@@ -90,5 +90,20 @@ describe('relay-merge', () => {
     expect(ours.getText('text').toString()).toBe(theirs.getText('text').toString())
     expect(Y.encodeStateAsUpdate(ours)).toEqual(Y.encodeStateAsUpdate(theirs))
     expect(Y.parseUpdateMeta(merged)).toEqual(Y.parseUpdateMeta(Y.mergeUpdates(updates)))
+  })
+})
+
+describe('sectionCount', () => {
+  it('counts the clients an update holds sections for, at least 1', () => {
+    const docs = [3, 5, 9].map((clientID) => {
+      const doc = new Y.Doc()
+      doc.clientID = clientID
+      doc.getText('text').insert(0, 'ab')
+      return Y.encodeStateAsUpdate(doc)
+    })
+    expect(sectionCount(docs[0]!)).toBe(1)
+    expect(sectionCount(mergeUpdates(docs))).toBe(3)
+    expect(sectionCount(new Uint8Array([0, 0]))).toBe(1)
+    expect(sectionCount(new Uint8Array([]))).toBe(1)
   })
 })

@@ -84,3 +84,22 @@ describe('PgLogStore (DATABASE_URL without Redis)', () => {
     expect((await sql<{ reason: string }>('SELECT reason FROM cotext_aside WHERE room = $1', [room])).map(({ reason }) => reason)).toEqual(['bad snapshot'])
   })
 })
+
+describe('PostgreSQL records', () => {
+  it('puts a batch larger than one INSERT, a key given twice keeping its last value, and overwrites what was there', async () => {
+    const records = store.pg.records()
+    const key = (i: number): string => String(i).padStart(5, '0')
+    await records.put('records/r', 'change', [{ key: key(7), value: new Uint8Array([0]) }])
+    const batch = Array.from({ length: 2500 }, (_, i) => ({ key: key(i), value: new Uint8Array([i % 256, 1]) }))
+    batch.push({ key: key(3), value: new Uint8Array([9, 9]) })
+    await records.put('records/r', 'change', batch)
+    const listed = await records.list('records/r', 'change')
+    expect(listed.length).toBe(2500)
+    expect(listed[0]!.key).toBe(key(0))
+    expect(listed.at(-1)!.key).toBe(key(2499))
+    expect([...(await records.get('records/r', 'change', key(3)))!]).toEqual([9, 9])
+    expect([...(await records.get('records/r', 'change', key(7)))!]).toEqual([7, 1])
+    expect([...(await records.get('records/r', 'change', key(1300)))!]).toEqual([1300 % 256, 1])
+    expect(await records.list('records/r', 'version')).toEqual([])
+  })
+})
