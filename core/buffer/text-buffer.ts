@@ -283,6 +283,21 @@ export class TextBuffer {
   }
 
   /**
+   * @internal The character a relative position for `offset` binds to: `relativePositionForOffset(offset,
+   * assoc).item` without making the position (null outside the text). With `relativePositionForId`, it lets
+   * a caller that keeps many positions (the undo history's selections) keep IDs alone.
+   */
+  idForOffset(offset: number, assoc = -1): Y.ID | null {
+    const clamped = Math.max(0, Math.min(this.index.length, Math.floor(toFiniteNumber(offset))))
+    return this.changeReader.idAt(clamped, assoc)
+  }
+
+  /** @internal The relative position in this text bound to the character `id` (null: outside it), as `relativePositionForOffset` makes it. */
+  relativePositionForId(id: Y.ID | null, assoc = -1): Y.RelativePosition {
+    return this.changeReader.relativePositionFor(id, assoc)
+  }
+
+  /**
    * The offset a relative position resolves to in this text, or null if it is not in it (yet).
    * `followRedone: false` resolves a position bound to text an undo brought back where the original
    * was, as every peer (who never saw that undo's link) would.

@@ -90,6 +90,16 @@ export class YTextChangeReader {
 
   /** A relative position for `offset` (assoc < 0: bound to the character before it; otherwise to the one after). */
   relativePositionAt(offset: number, assoc: number): Y.RelativePosition {
+    return this.relativePositionFor(this.idAt(offset, assoc), assoc)
+  }
+
+  /** The ID of the character a relative position for `offset` binds to (null outside the text). */
+  idAt(offset: number, assoc: number): Y.ID | null {
+    return this.index.idAt(assoc < 0 ? offset - 1 : offset)
+  }
+
+  /** A relative position in this text bound to the character `id` (null: outside the text, by `assoc`). */
+  relativePositionFor(id: Y.ID | null, assoc: number): Y.RelativePosition {
     // The text's name (a root type) or item (a nested one) never changes: found once.
     if (this.typeName === undefined) {
       const typeItem = itemOfType(this.ytext)
@@ -98,7 +108,7 @@ export class YTextChangeReader {
     }
     const typeId = this.typeId === null ? null : Y.createID(this.typeId.client, this.typeId.clock)
     // Outside the text (before the start bound left, at the end bound right) Yjs names no item.
-    return new Y.RelativePosition(typeId, this.typeName, this.index.idAt(assoc < 0 ? offset - 1 : offset), assoc)
+    return new Y.RelativePosition(typeId, this.typeName, id, assoc)
   }
 
   /**
