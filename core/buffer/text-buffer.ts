@@ -282,11 +282,7 @@ export class TextBuffer {
     return this.changeReader.relativePositionAt(clamped, assoc)
   }
 
-  /**
-   * @internal The character a relative position for `offset` binds to: `relativePositionForOffset(offset,
-   * assoc).item` without making the position (null outside the text). With `relativePositionForId`, it lets
-   * a caller that keeps many positions (the undo history's selections) keep IDs alone.
-   */
+  /** @internal `relativePositionForOffset(offset, assoc).item` without the position (the undo history keeps IDs alone). */
   idForOffset(offset: number, assoc = -1): Y.ID | null {
     const clamped = Math.max(0, Math.min(this.index.length, Math.floor(toFiniteNumber(offset))))
     return this.changeReader.idAt(clamped, assoc)
