@@ -88,11 +88,6 @@ export class YTextChangeReader {
     return changes
   }
 
-  /** A relative position for `offset` (assoc < 0: bound to the character before it; otherwise to the one after). */
-  relativePositionAt(offset: number, assoc: number): Y.RelativePosition {
-    return this.relativePositionFor(this.idAt(offset, assoc), assoc)
-  }
-
   /** The ID of the character a relative position for `offset` binds to (null outside the text). */
   idAt(offset: number, assoc: number): Y.ID | null {
     return this.index.idAt(assoc < 0 ? offset - 1 : offset)
