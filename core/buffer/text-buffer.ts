@@ -278,8 +278,18 @@ export class TextBuffer {
 
   /** A Yjs relative position for a character offset; assoc < 0 binds it to the character before. */
   relativePositionForOffset(offset: number, assoc = -1): Y.RelativePosition {
+    return this.changeReader.relativePositionFor(this.idForOffset(offset, assoc), assoc)
+  }
+
+  /** @internal `relativePositionForOffset(offset, assoc).item` without the position (the undo history keeps IDs alone). */
+  idForOffset(offset: number, assoc = -1): Y.ID | null {
     const clamped = Math.max(0, Math.min(this.index.length, Math.floor(toFiniteNumber(offset))))
-    return this.changeReader.relativePositionAt(clamped, assoc)
+    return this.changeReader.idAt(clamped, assoc)
+  }
+
+  /** @internal The relative position in this text bound to the character `id` (null: outside it), as `relativePositionForOffset` makes it. */
+  relativePositionForId(id: Y.ID | null, assoc = -1): Y.RelativePosition {
+    return this.changeReader.relativePositionFor(id, assoc)
   }
 
   /**

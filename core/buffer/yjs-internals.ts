@@ -219,6 +219,35 @@ export function keepDeleted(ytext: Y.Text, ranges: readonly IdRange[]): { kept: 
   return { kept, chars }
 }
 
+/**
+ * `keepDeleted` for the text `transaction` deleted that was there before it (the `deleted` IDs of
+ * `transactionIds`), in one pass over the transaction's delete set: called after every transaction, and
+ * usually Y.UndoManager keeps all of it already.
+ */
+export function keepTransactionDeletions(ytext: Y.Text, transaction: Y.Transaction): { kept: IdRange[]; chars: number } {
+  const kept: IdRange[] = []
+  let chars = 0
+  if (!ytext.doc!.gc) return { kept, chars }
+  const store = ytext.doc!.store
+  forEachDeletedRange(transaction, (client, clock, length) => {
+    // Items both inserted and deleted by this transaction were never visible: nothing to keep.
+    const end = Math.min(clock + length, clockBefore(transaction, client))
+    const structs = store.clients.get(client)
+    if (end <= clock || !structs) return
+    for (let i = Y.findIndexSS(structs, clock); i < structs.length; i++) {
+      const struct = structs[i]!
+      if (struct.id.clock >= end) break
+      if (!isTextItem(struct, ytext) || !struct.deleted || struct.keep || !(struct.content instanceof Y.ContentString)) continue
+      struct.keep = true
+      const from = Math.max(clock, struct.id.clock)
+      const to = Math.min(end, struct.id.clock + struct.length)
+      pushRange(kept, client, from, to - from)
+      chars += to - from
+    }
+  })
+  return { kept, chars }
+}
+
 /** Lets Yjs collect the deleted items in `ranges` (kept by `keepDeleted`) and collects them now. */
 export function releaseDeleted(ytext: Y.Text, ranges: readonly IdRange[]): void {
   const doc = ytext.doc!

@@ -88,8 +88,13 @@ export class YTextChangeReader {
     return changes
   }
 
-  /** A relative position for `offset` (assoc < 0: bound to the character before it; otherwise to the one after). */
-  relativePositionAt(offset: number, assoc: number): Y.RelativePosition {
+  /** The ID of the character a relative position for `offset` binds to (null outside the text). */
+  idAt(offset: number, assoc: number): Y.ID | null {
+    return this.index.idAt(assoc < 0 ? offset - 1 : offset)
+  }
+
+  /** A relative position in this text bound to the character `id` (null: outside the text, by `assoc`). */
+  relativePositionFor(id: Y.ID | null, assoc: number): Y.RelativePosition {
     // The text's name (a root type) or item (a nested one) never changes: found once.
     if (this.typeName === undefined) {
       const typeItem = itemOfType(this.ytext)
@@ -98,7 +103,7 @@ export class YTextChangeReader {
     }
     const typeId = this.typeId === null ? null : Y.createID(this.typeId.client, this.typeId.clock)
     // Outside the text (before the start bound left, at the end bound right) Yjs names no item.
-    return new Y.RelativePosition(typeId, this.typeName, this.index.idAt(assoc < 0 ? offset - 1 : offset), assoc)
+    return new Y.RelativePosition(typeId, this.typeName, id, assoc)
   }
 
   /**
@@ -183,25 +188,34 @@ export class YTextChangeReader {
   /** Whether every item of this text the transaction inserted lies in the given clock ranges of our client. */
   insertedOnlyIn(transaction: Y.Transaction, ranges: readonly [number, number][]): boolean {
     const own = this.ytext.doc!.clientID
-    for (const item of this.insertedItems(transaction)) {
-      if (item.id.client !== own) return false
-      const clock = item.id.clock
-      // The ranges come in clock order (one per write of the transaction): binary search, as a replace
-      // all writes thousands of them.
-      let lo = 0
-      let hi = ranges.length - 1
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1
-        if (ranges[mid]![0] <= clock) lo = mid
-        else hi = mid - 1
-      }
-      const range = ranges[lo]
-      if (range === undefined || clock < range[0] || clock + item.length > range[1]) {
-        if (!ranges.some(([from, to]) => clock >= from && clock + item.length <= to)) return false
-      }
-    }
-    return true
+    // Runs after every local transaction: each new item is visited once, without collecting them first.
+    let only = true
+    forEachNewClockRange(transaction, (client, from, to) => {
+      if (!only) return
+      forEachItemOfClient(transaction.doc, client, from, to, (item) => {
+        if (only && this.isOwnItem(item) && !item.deleted && !insideRanges(item, own, ranges)) only = false
+      })
+    })
+    return only
   }
+}
+
+/** Whether `item` is `own`'s and lies in one of `ranges` (our client's clock ranges, in clock order). */
+function insideRanges(item: Item, own: number, ranges: readonly [number, number][]): boolean {
+  if (item.id.client !== own) return false
+  const clock = item.id.clock
+  // The ranges come in clock order (one per write of the transaction): binary search, as a replace
+  // all writes thousands of them.
+  let lo = 0
+  let hi = ranges.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (ranges[mid]![0] <= clock) lo = mid
+    else hi = mid - 1
+  }
+  const range = ranges[lo]
+  if (range !== undefined && clock >= range[0] && clock + item.length <= range[1]) return true
+  return ranges.some(([from, to]) => clock >= from && clock + item.length <= to)
 }
 
 function isNewItem(transaction: Y.Transaction, item: Item): boolean {

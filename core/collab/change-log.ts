@@ -3,8 +3,7 @@ import type { ChangeSet, IdRange } from '../buffer/change-set.ts'
 import { Emitter } from '../events/emitter.ts'
 import type { Disposable } from '../events/disposable.ts'
 import { Authors, type ChangeAuthor } from './authors.ts'
-import { keepDeleted, releaseDeleted } from '../buffer/yjs-internals.ts'
-import { transactionIds } from '../buffer/ytext-changes.ts'
+import { keepTransactionDeletions, releaseDeleted } from '../buffer/yjs-internals.ts'
 
 /** One change to the text, local or remote, as the log keeps it: IDs, not text. */
 export interface ChangeEntry {
@@ -91,9 +90,7 @@ export class ChangeLog {
   private keepTransaction(transaction: Y.Transaction): void {
     this.dropPending()
     if (transaction.deleteSet.clients.size === 0) return
-    const deletedIds = transactionIds(this.ytext, transaction).deleted
-    if (deletedIds.length === 0) return
-    const kept = keepDeleted(this.ytext, deletedIds)
+    const kept = keepTransactionDeletions(this.ytext, transaction)
     if (kept.kept.length > 0) this.pendingKept = kept
   }
 

@@ -128,8 +128,7 @@ export class DisplayLayer {
       if (this.destroyed) return
       const patch = this.layout.applyBufferChange(event)
       if (patch.isEmpty()) return
-      this.pendingPatch ??= new ScreenPatch()
-      for (const { start, oldCount, newCount } of patch.changes()) this.pendingPatch.splice(start, oldCount, newCount)
+      patch.spliceInto((this.pendingPatch ??= new ScreenPatch()))
     })
     this.afterHook = buffer.addAfterChangeHook('display', () => {
       const pending = this.pendingPatch

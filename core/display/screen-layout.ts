@@ -56,7 +56,7 @@ export class ScreenLayout {
   /** Takes new settings; the caller then re-lays out what they affect. */
   setSettings(settings: LayoutSettings): void {
     this.settings = settings
-    this.cache.clear()
+    this.clearCache()
   }
 
   /**
@@ -79,6 +79,11 @@ export class ScreenLayout {
     return meta
   }
 
+  /** Forgets the cached layouts. Every edit does this, and V8's `Map#clear` makes a new table even for an empty map (about 0.3 µs). */
+  private clearCache(): void {
+    if (this.cache.size > 0) this.cache.clear()
+  }
+
   /** The layout of the display line that `ownerRow` starts (cached until the next change). */
   displayLine(ownerRow: number): DisplayLine {
     let line = this.cache.get(ownerRow)
@@ -93,7 +98,7 @@ export class ScreenLayout {
   }
 
   layOutEverything(): void {
-    this.cache.clear()
+    this.clearCache()
     if (this.measuresLazily(this.buffer.getLineCount())) {
       const count = this.buffer.getLineCount()
       this.rows.reset(new Array<number>(count).fill(1), new Array<number>(count).fill(UNMEASURED))
@@ -119,7 +124,7 @@ export class ScreenLayout {
 
   /** Re-lays out the display lines holding rows of these (inclusive) row ranges, after a fold change. */
   relayOutRowRanges(ranges: [number, number][]): ScreenPatch {
-    this.cache.clear()
+    this.clearCache()
     const patch = new ScreenPatch()
     const reader = new LineReader(this.buffer)
     this.relayOutRanges(ranges, patch, (row) => reader.get(row))
@@ -131,7 +136,7 @@ export class ScreenLayout {
    * `mayMatch` admits (after a setting change: only rows with tabs, or wider than a width).
    */
   relayOutWhere(mayMatch: (maxWidth: number, anyTab: boolean) => boolean, matches: (meta: number) => boolean): ScreenPatch {
-    this.cache.clear()
+    this.clearCache()
     const patch = new ScreenPatch()
     const reader = new LineReader(this.buffer)
     const lineAt = (row: number): string => reader.get(row)
@@ -167,20 +172,20 @@ export class ScreenLayout {
       const patch = new ScreenPatch()
       if (changes.length === 1) {
         const before = this.cache.get(changes[0]!.startRow)
-        this.cache.clear()
+        this.clearCache()
         const folded = this.folds.size > 0 && this.folds.hasMergedFoldOnRow(changes[0]!.startRow)
         this.folds.applyChanges(changes)
         this.relayOutEditedRow(changes[0]!, before, folded, patch)
         return patch
       }
       const befores = changes.map((change) => this.cache.get(change.startRow))
-      this.cache.clear()
+      this.clearCache()
       const folded = changes.map((change) => this.folds.size > 0 && this.folds.hasMergedFoldOnRow(change.startRow))
       this.folds.applyChanges(changes)
       for (let i = 0; i < changes.length; i++) this.relayOutEditedRow(changes[i]!, befores[i], folded[i]!, patch)
       return patch
     }
-    this.cache.clear()
+    this.clearCache()
     const oldScreenCount = this.rows.screenCount
     const patch = new ScreenPatch()
     let dirty: [number, number][] = []

@@ -63,6 +63,11 @@ export class ScreenPatch {
     return this.hunks.length === 0
   }
 
+  /** Replays this patch's changes, in order, into `target` (as `changes()` would, without copying them). */
+  spliceInto(target: ScreenPatch): void {
+    for (const { start, oldCount, newCount } of this.hunks) target.splice(start, oldCount, newCount)
+  }
+
   changes(): ScreenChange[] {
     return this.hunks.map(({ start, oldCount, newCount }) => ({ start, oldCount, newCount }))
   }

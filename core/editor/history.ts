@@ -11,20 +11,20 @@ export interface SelectionOffsets {
 }
 
 /**
- * An endpoint bound to a neighbouring character that the recorded edit will not delete: a selection's
- * start to the character before it, its end to the one after it (the edit replaces what is between).
- * A cursor is bound both ways (backspace deletes the one before, delete the one after) and restores
- * from whichever neighbour is still alive, because undo brings text back as new items.
+ * The selections an undo step restores, as the characters their ends are bound to, three slots per
+ * selection: its shape, then two Yjs IDs (null: outside the text, at its start or end). An endpoint is
+ * bound to a neighbouring character that the recorded edit will not delete: a range's start to the
+ * character before it, its end to the one after it (the edit replaces what is between). A cursor is
+ * bound both ways (backspace deletes the one before, delete the one after) and restores from whichever
+ * neighbour is still alive, because undo brings text back as new items. Every step of the history keeps
+ * one, so it is flat: relative positions are made from the IDs only when a step is restored.
  */
-interface AnchoredPoint {
-  before?: Y.RelativePosition
-  after?: Y.RelativePosition
-}
+type AnchoredSelections = (number | Y.ID | null)[]
 
-interface AnchoredSelection {
-  anchor: AnchoredPoint
-  head: AnchoredPoint
-}
+/** Shapes of an anchored selection: a cursor (the IDs before and after it), or a range (the IDs before its start and after its end). */
+const CURSOR = 0
+const FORWARD = 1
+const REVERSED = 2
 
 export interface HistoryHost {
   readonly buffer: TextBuffer
@@ -46,7 +46,7 @@ export interface HistoryHost {
  */
 export class History implements HistoryMember {
   private readonly shared: UndoHistory
-  private pendingBefore: AnchoredSelection[] | null = null
+  private pendingBefore: AnchoredSelections | null = null
   /** The latest step, while the selections right after it (in `afterEntries`) are not yet anchored. */
   private pendingAfter: StackItem | null = null
   /**
@@ -183,7 +183,7 @@ export class History implements HistoryMember {
   }
 
   /** @internal (HistoryMember) */
-  pendingSelections(): AnchoredSelection[] | null {
+  pendingSelections(): AnchoredSelections | null {
     return this.pendingBefore
   }
 
@@ -262,30 +262,36 @@ export class History implements HistoryMember {
     pending.meta.set(AFTER, this.anchor(this.afterOffsets()))
   }
 
-  private anchor(offsets: SelectionOffsets[]): AnchoredSelection[] {
+  private anchor(offsets: SelectionOffsets[]): AnchoredSelections {
     const buffer = this.host.buffer
-    return offsets.map(({ anchor, head }) => {
-      if (anchor === head) {
-        const point = { before: buffer.relativePositionForOffset(anchor, -1), after: buffer.relativePositionForOffset(anchor, 0) }
-        return { anchor: point, head: point }
-      }
-      const start: AnchoredPoint = { before: buffer.relativePositionForOffset(Math.min(anchor, head), -1) }
-      const end: AnchoredPoint = { after: buffer.relativePositionForOffset(Math.max(anchor, head), 0) }
-      return anchor < head ? { anchor: start, head: end } : { anchor: end, head: start }
-    })
+    const anchored: AnchoredSelections = []
+    for (const { anchor, head } of offsets) {
+      if (anchor === head) anchored.push(CURSOR, buffer.idForOffset(anchor, -1), buffer.idForOffset(anchor, 0))
+      else anchored.push(anchor < head ? FORWARD : REVERSED, buffer.idForOffset(Math.min(anchor, head), -1), buffer.idForOffset(Math.max(anchor, head), 0))
+    }
+    return anchored
   }
 
   /** @internal (HistoryMember) */
-  restore(selections: AnchoredSelection[]): void {
-    const resolve = ({ before, after }: AnchoredPoint): number | null => {
-      const beforeAlive = before !== undefined && (before.item === null || !isIdDeleted(this.host.buffer.doc, before.item))
-      const position = beforeAlive || after === undefined ? before : after
-      return position === undefined ? null : this.host.buffer.offsetForRelativePosition(position)
-    }
+  restore(selections: AnchoredSelections): void {
+    const buffer = this.host.buffer
+    const resolve = (id: Y.ID | null, assoc: number): number | null => buffer.offsetForRelativePosition(buffer.relativePositionForId(id, assoc))
     const offsets: SelectionOffsets[] = []
-    for (const selection of selections) {
-      const anchor = resolve(selection.anchor)
-      const head = resolve(selection.head)
+    for (let i = 0; i < selections.length; i += 3) {
+      const shape = selections[i] as number
+      const first = selections[i + 1] as Y.ID | null
+      const second = selections[i + 2] as Y.ID | null
+      let anchor: number | null
+      let head: number | null
+      if (shape === CURSOR) {
+        // The character before the cursor if it is still there (or the cursor was at the start), else the one after.
+        anchor = head = first === null || !isIdDeleted(buffer.doc, first) ? resolve(first, -1) : resolve(second, 0)
+      } else {
+        const start = resolve(first, -1)
+        const end = resolve(second, 0)
+        anchor = shape === FORWARD ? start : end
+        head = shape === FORWARD ? end : start
+      }
       if (anchor !== null && head !== null) offsets.push({ anchor, head })
     }
     if (offsets.length > 0) this.host.restoreSelections(offsets)

@@ -167,6 +167,8 @@ export class SelectionList implements SelectionHost {
   /** The end of an operation: merge as asked, then announce the added selections that survived. */
   settle(rule: MergeRule | null): void {
     if (rule !== null) this.merge(rule)
+    // Most operations add no selection: keep the empty list rather than make a new one.
+    if (this.pending.length === 0) return
     const added = this.pending
     this.pending = []
     for (const selection of added) {

@@ -9,6 +9,7 @@ import {
   deletedContentKept,
   diffSince,
   keepDeleted,
+  keepTransactionDeletions,
   releaseDeleted,
   visibleClientRuns,
   forEachDeletedRange,
@@ -24,6 +25,7 @@ import {
   wasRedone,
 } from '../../core/buffer/yjs-internals.ts'
 import { TextEditor } from '../../core/editor/text-editor.ts'
+import { transactionIds } from '../../core/buffer/ytext-changes.ts'
 import { Random, fuzzSeeds } from '../helpers/random.ts'
 
 /**
@@ -181,6 +183,38 @@ describe(`Yjs internals Cotext relies on (${process.env.COTEXT_YJS ?? 'newest in
     releaseDeleted(text, world)
     expect(deletedContentKept(text, world)).toBe(false)
     reverter.destroy()
+  })
+
+  it('keeps a transaction’s deleted text in one pass as keepDeleted keeps its deleted IDs', () => {
+    // Two copies of one text; one transaction on each deletes old text on both sides of a kept item,
+    // text it inserted itself (never visible: nothing to keep), and a map entry (not the text's).
+    const results: { kept: ReturnType<typeof keepDeleted>; ids: string }[] = []
+    for (const onePass of [true, false]) {
+      const doc = new Y.Doc()
+      doc.clientID = 7
+      const text = doc.getText('text')
+      text.insert(0, 'abcdefgh')
+      text.insert(8, 'ijkl')
+      doc.getMap('m').set('k', 1)
+      let kept: ReturnType<typeof keepDeleted> | null = null
+      let ids = ''
+      const keep = (transaction: Y.Transaction) => {
+        ids = JSON.stringify(transactionIds(text, transaction))
+        kept = onePass ? keepTransactionDeletions(text, transaction) : keepDeleted(text, transactionIds(text, transaction).deleted)
+      }
+      doc.on('afterTransaction', keep)
+      doc.transact(() => {
+        text.insert(2, 'XYZ')
+        text.delete(1, 3)
+        text.delete(7, 4)
+        doc.getMap('m').delete('k')
+      })
+      doc.off('afterTransaction', keep)
+      expect(text.toString()).toBe('aZcdefgl')
+      results.push({ kept: kept!, ids })
+    }
+    expect(results[0]).toEqual(results[1])
+    expect(results[0]!.kept).toEqual({ kept: [{ client: 7, clock: 1, length: 1 }, { client: 7, clock: 7, length: 4 }], chars: 5 })
   })
 
   it('keeps an editor’s undo, redo and checkpoints working', () => {
