@@ -166,6 +166,8 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
         : await access.authorize(url!.searchParams.get('token'), room)
     if (closing !== null) return refuseUpgrade(socket, 503, 'Service Unavailable')
     wss.handleUpgrade(request, socket, head, (ws) => {
+      // ws owns the socket now, and handles its errors: one listener fewer on every connection's socket.
+      socket.off('error', destroySocket)
       sockets.add(ws)
       ws.on('close', forgetSocket)
       if (!decision.ok) return refuse(ws, decision, path, remote)
@@ -260,7 +262,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   function meterData(this: Duplex, chunk: Buffer): void {
     const connection = connectionOf.get(this)
     if (connection === undefined) return
-    const over = unfinished.account(connection.meter, chunk)
+    const over = unfinished.meter(connection, chunk)
     metrics.unfinishedBytes = unfinished.total
     metrics.unfinishedBytesPeak = unfinished.peak
     if (over !== null) closeOverBudget(connection, this, over)
@@ -274,7 +276,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     socket.on('data', () => {})
     socket.resume()
     const perConnection = over === 'connection'
-    const meter = connection.meter
+    const meter = connection.meter!
     metrics.closedByServer[perConnection ? 'unfinished_connection' : 'unfinished_process'] += 1
     refusals.write(
       connection.log,
@@ -336,7 +338,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     caps.release(connection.roomName, connection.remote)
     clearTimeout(connection.expiry)
     connection.tcp?.off('data', meterData)
-    unfinished.release(connection.meter)
+    if (connection.meter !== null) unfinished.release(connection.meter)
     metrics.unfinishedBytes = unfinished.total
     releaseConnection(connection)
     applyBudgets.leave(connection.remote)
