@@ -41,6 +41,9 @@ const MAX_RANGES_PER_ENTRY = 1000
 /** Entries are written this long after they change (and when the room unloads). */
 const FLUSH_MS = 1000
 
+/** The flush every journal starts with: one settled promise shared by all (it holds nothing). */
+const NOTHING_TO_WAIT_FOR: Promise<void> = Promise.resolve()
+
 type StoredEntry = { a: Author; t: number; u: number; i: number[]; d: number[] }
 
 /**
@@ -51,11 +54,12 @@ type StoredEntry = { a: Author; t: number; u: number; i: number[]; d: number[] }
  * updates of its own connections, and a query reads what every process has written.
  */
 export class ChangeJournal {
-  /** Per author id, the entry its next update may join. */
-  private readonly open = new Map<string, ChangeEntry>()
-  private readonly dirty = new Map<string, ChangeEntry>()
+  /** Per author id, the entry its next update may join (made by the first record: an idle room records nothing). */
+  private open: Map<string, ChangeEntry> | null = null
+  /** Entries changed since they were last written, by id (made by the first record). */
+  private dirty: Map<string, ChangeEntry> | null = null
   private timer: NodeJS.Timeout | null = null
-  private flushing: Promise<void> = Promise.resolve()
+  private flushing: Promise<void> = NOTHING_TO_WAIT_FOR
   private nextSeq = 0
 
   constructor(
@@ -75,6 +79,8 @@ export class ChangeJournal {
     const deleted: IdRange[] = []
     for (const [client, items] of transaction.deleteSet.clients) for (const { clock, len } of items) deleted.push({ client, clock, length: len })
     if (inserted.length === 0 && deleted.length === 0) return null
+    this.open ??= new Map()
+    this.dirty ??= new Map()
     let entry = this.open.get(author.id)
     const joins = entry !== undefined && now - entry.until < COALESCE_MS && entry.inserted.length + entry.deleted.length + inserted.length + deleted.length <= MAX_RANGES_PER_ENTRY
     if (!joins || entry === undefined) {
@@ -96,16 +102,20 @@ export class ChangeJournal {
   flush(now = Date.now()): Promise<void> {
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
-    for (const [id, entry] of this.open) if (now - entry.until >= COALESCE_MS) this.open.delete(id)
-    const entries = [...this.dirty.values()]
-    this.dirty.clear()
+    if (this.open !== null) for (const [id, entry] of this.open) if (now - entry.until >= COALESCE_MS) this.open.delete(id)
+    // Let go of the maps once empty: a room that has gone quiet holds none.
+    if (this.open?.size === 0) this.open = null
+    const entries = this.dirty === null ? [] : [...this.dirty.values()]
+    this.dirty = null
+    // Nothing to write: no promise made (a room's load queries the log, which flushes it first).
+    if (entries.length === 0) return this.flushing
     this.flushing = this.flushing.then(async () => {
-      if (entries.length === 0) return
       try {
         await this.records.put(this.room, 'change', entries.map((entry) => ({ key: entry.id, value: encodeEntry(entry) })))
       } catch (error) {
         this.logger.error({ err: error, entries: entries.length }, 'storing change log entries failed; will retry')
-        for (const entry of entries) if (!this.dirty.has(entry.id)) this.dirty.set(entry.id, entry)
+        const dirty = (this.dirty ??= new Map())
+        for (const entry of entries) if (!dirty.has(entry.id)) dirty.set(entry.id, entry)
       }
     })
     return this.flushing
@@ -131,7 +141,7 @@ export class ChangeJournal {
 
   /** Stops the timer and writes what is left. */
   close(): Promise<void> {
-    this.open.clear()
+    this.open?.clear()
     return this.flush()
   }
 }

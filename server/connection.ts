@@ -5,7 +5,7 @@ import type { ApplyBudget } from './apply-budget.ts'
 import type { AccessMode } from './auth.ts'
 import type { AwarenessThrottle } from './awareness-throttle.ts'
 import type { Metrics } from './metrics.ts'
-import { FrameMeter } from './memory-budget.ts'
+import type { FrameMeter } from './memory-budget.ts'
 import { RateLimit } from './rate-limit.ts'
 import type { WriteBatcher } from './write-batcher.ts'
 
@@ -78,13 +78,18 @@ export class Connection {
   holder: ((message: Uint8Array) => void) | null = null
   /** The time its address may spend applying what it sends (apply-budget.ts), set as it joins. */
   applyBudget: ApplyBudget | null = null
-  /** Reads its incoming frame headers for the unfinished-message budget (memory-budget.ts). */
-  readonly meter = new FrameMeter()
+  /**
+   * Reads its incoming frame headers for the unfinished-message budget (memory-budget.ts) while a
+   * frame or a message is split across reads; null between whole frames, as a connection mostly is (server.ts).
+   */
+  meter: FrameMeter | null = null
   /** The timer that closes it when its token expires, if it has one. */
   expiry: NodeJS.Timeout | undefined = undefined
   /** Holds back its awareness updates past their rate limit (awareness-throttle.ts); made by the frame guard when first needed. */
   awarenessThrottle: AwarenessThrottle | null = null
   private syncLimit: RateLimit | null = null
+  /** When its first sync step 1 came (-1: none yet); its rate limit is made by the second (see takeSyncRequest). */
+  private firstSyncRequestAt = -1
   private queryLimit: RateLimit | null = null
   private logger: Logger | null = null
   /** Bytes sent in the current event-loop turn: corked, so still counted as unsent. */
@@ -111,9 +116,21 @@ export class Connection {
     return !this.closed && this.socket.readyState === WebSocket.OPEN
   }
 
-  /** Its sync step 1 requests' rate limit (made by the first request). */
-  get syncRequests(): RateLimit {
-    return (this.syncLimit ??= new RateLimit(SYNC_REQUEST_BURST, SYNC_REQUEST_INTERVAL_MS))
+  /**
+   * Takes a token of its sync step 1 requests' rate limit; false: drop the request. Every client sends one
+   * step 1 as it connects and most never another, so the bucket is made by the second: made then as
+   * it would have been by the first, and taken from at the first's time, it holds exactly what it would.
+   */
+  takeSyncRequest(now = performance.now()): boolean {
+    if (this.syncLimit === null) {
+      if (this.firstSyncRequestAt < 0) {
+        this.firstSyncRequestAt = now
+        return true
+      }
+      this.syncLimit = new RateLimit(SYNC_REQUEST_BURST, SYNC_REQUEST_INTERVAL_MS, this.firstSyncRequestAt)
+      this.syncLimit.take(this.firstSyncRequestAt)
+    }
+    return this.syncLimit.take(now)
   }
 
   /** Its awareness queries' rate limit (made by the first query; the stock client sends none). */

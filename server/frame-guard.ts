@@ -84,7 +84,7 @@ export function admitFrame(connection: Connection, room: Room, frame: Uint8Array
   }
   switch (message.type) {
     case 'sync-step-1':
-      if (connection.syncRequests.take()) return frame
+      if (connection.takeSyncRequest()) return frame
       metrics.dropped.rate_limited += 1
       logger.debug({ conn: connection.id, type: 'sync-step-1' }, 'dropped a request over its rate limit')
       return null

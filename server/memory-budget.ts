@@ -35,6 +35,11 @@ export class FrameMeter {
   /** Set on a header no WebSocket library would accept: the socket is being closed anyway. */
   private broken = false
 
+  /** Between whole frames, holding nothing: a connection at rest needs no meter of its own (server.ts). */
+  get atRest(): boolean {
+    return this.held === 0 && this.remaining < 0 && this.headerBytes === 0 && !this.broken
+  }
+
   /** Reads `chunk`, the next bytes from the socket; returns the change in `held`. */
   feed(chunk: Uint8Array): number {
     const before = this.held
@@ -110,6 +115,27 @@ export class UnfinishedBudget {
     readonly maxPerConnection: number,
     readonly maxTotal: number,
   ) {}
+
+  /**
+   * Reads the chunks of connections that have no meter: between whole frames, as they mostly are
+   * (an idle connection then holds none). Handed to the connection whose chunk ends inside a frame
+   * or a message (see meter).
+   */
+  private resting = new FrameMeter()
+
+  /**
+   * Counts `chunk`, just received on `connection`, as `account` does, with `connection.meter` made
+   * only while one of its frames or messages is split across reads and dropped once it is whole.
+   */
+  meter(connection: { meter: FrameMeter | null }, chunk: Uint8Array): BudgetScope | null {
+    const meter = connection.meter ?? this.resting
+    const over = this.account(meter, chunk)
+    if (meter === this.resting && !meter.atRest) {
+      connection.meter = meter
+      this.resting = new FrameMeter()
+    } else if (meter !== this.resting && meter.atRest) connection.meter = null
+    return over
+  }
 
   /**
    * Counts `chunk`, just received on the connection `meter` follows; returns the budget it

@@ -62,8 +62,10 @@ export interface EditResult {
  * edits through the rest.
  */
 export class RoomHistory {
-  readonly journal: ChangeJournal
-  readonly versions: VersionKeeper
+  /** Made when first needed (a change recorded, the log read): an idle room keeps none (see journal). */
+  private changeLog: ChangeJournal | null = null
+  /** Made when first needed (an edit, a version asked for): an idle room keeps none (see versions). */
+  private keeper: VersionKeeper | null = null
   /** Updates refused so far, for tests and logs. */
   refused = 0
   // Made by the first write: an idle room holds neither (an empty Map or WeakMap still holds a table).
@@ -79,13 +81,20 @@ export class RoomHistory {
   private keptAtLoad: IdSet | null = null
 
   constructor(
-    room: string,
+    private readonly room: string,
     private readonly doc: Y.Doc,
     private readonly settings: HistorySettings,
     private readonly logger: Logger,
-  ) {
-    this.journal = new ChangeJournal(room, settings.records, settings.processTag, logger)
-    this.versions = new VersionKeeper(room, doc, settings.records, settings.versions, settings.processTag, logger)
+  ) {}
+
+  /** The room's change log as this process records it (made by the first use). */
+  get journal(): ChangeJournal {
+    return (this.changeLog ??= new ChangeJournal(this.room, this.settings.records, this.settings.processTag, this.logger))
+  }
+
+  /** The room's versions (made by the first use: a room nobody edits and nobody asks about keeps no keeper). */
+  get versions(): VersionKeeper {
+    return (this.keeper ??= new VersionKeeper(this.room, this.doc, this.settings.records, this.settings.versions, this.settings.processTag, this.logger))
   }
 
   get textName(): string {
@@ -215,7 +224,7 @@ export class RoomHistory {
   /** Stops recording; stores the change log and the version an edit is waiting for. Before the room lets go of its document. */
   async close(): Promise<void> {
     this.doc.off('afterTransaction', this.onTransaction)
-    await Promise.all([this.journal.close(), this.versions.close()])
+    await Promise.all([this.changeLog?.close(), this.keeper?.close()])
   }
 
   private edit(edits: Parameters<typeof applyEdits>[1], requester: Author): void {

@@ -69,9 +69,10 @@ export class RoomStore implements RecoverableRoom {
    * slices. An update that fails to apply is set aside (kept, out of the room's log), logged
    * and counted; the rest load. Resolves with the updates that applied, in order (the room's
    * state, as stored bytes); rejects only when the store cannot be read. `onRead` is given every
-   * stored update, in order, before the first is applied.
+   * stored update, in order, before the first is applied; `beforeApply` is awaited first, and only
+   * when there is something to apply (a new room's load reads nothing more).
    */
-  async load(origin: unknown, isDestroyed: () => boolean, onRead: (updates: Uint8Array[]) => void = noop): Promise<Uint8Array[]> {
+  async load(origin: unknown, isDestroyed: () => boolean, onRead: (updates: Uint8Array[]) => void = noop, beforeApply?: () => Promise<void>): Promise<Uint8Array[]> {
     const { logger, metrics } = this.options
     let records: StoredUpdate[]
     for (;;) {
@@ -83,6 +84,10 @@ export class RoomStore implements RecoverableRoom {
         if (this.writer.healthy) throw error
         await this.writer.whenHealthy()
       }
+    }
+    if (records.length > 0 && beforeApply !== undefined) {
+      await beforeApply()
+      if (isDestroyed()) return []
     }
     onRead(records.map((record) => record.update))
     let sliceStart = performance.now()

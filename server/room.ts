@@ -65,7 +65,8 @@ export class Room {
   /** Frames that arrived while the room was loading, in arrival order. */
   private pending: Array<{ connection: Connection; frame: Uint8Array }> = []
   private readonly store: RoomStore
-  private readonly fanout: RoomFanout
+  /** Made by the first relay (see relays): an idle room never relays anything. */
+  private fanout: RoomFanout | null = null
   private readonly answers: AnswerSource
   private readonly logger: Logger
   private state: 'loading' | 'ready' | 'failed' | 'destroyed' = 'loading'
@@ -82,12 +83,6 @@ export class Room {
     private readonly context: RoomContext,
   ) {
     this.logger = context.logger.child({ room: name })
-    this.fanout = new RoomFanout({
-      windowMs: context.fanoutWindowMs,
-      // Only greeted connections, and none before the room is loaded or after it is destroyed.
-      recipients: () => (this.state === 'ready' ? this.connections : []),
-      metrics: context.metrics,
-    })
     this.store = new RoomStore(name, this.doc, context.writer, {
       compactAfter: context.compactAfter,
       storeBeforeRelay: context.storeBeforeRelay,
@@ -167,7 +162,7 @@ export class Room {
     this.historyClosed = this.history?.close() ?? Promise.resolve()
     this.doc.off('afterTransactionCleanup', this.onCleanup)
     this.awareness.off('update', this.onAwarenessUpdate)
-    this.fanout.dispose()
+    this.fanout?.dispose()
     this.answers.dispose()
     this.awareness.destroy()
     this.doc.destroy()
@@ -177,8 +172,9 @@ export class Room {
   private async load(): Promise<boolean> {
     const { metrics } = this.context
     try {
-      await this.history?.prepareLoad()
-      const stored = await this.store.load(LOAD_ORIGIN, () => this.state === 'destroyed', (read) => this.answers.loading(read))
+      // The change log is read only when there is stored state to load (what it says decides what loading collects).
+      const history = this.history
+      const stored = await this.store.load(LOAD_ORIGIN, () => this.state === 'destroyed', (read) => this.answers.loading(read), history === null ? undefined : () => history.prepareLoad())
       if (this.state === 'destroyed') return false
       this.answers.loaded(stored)
     } catch (error) {
@@ -330,14 +326,25 @@ export class Room {
     if (origin === LOAD_ORIGIN) return
     this.answers.updated(update)
     // Another process's update, read from the room's stream: stored already, so relayed at once.
-    if (origin === REMOTE_ORIGIN) this.fanout.relayUpdate(update, null)
-    else this.store.commit(update, () => this.fanout.relayUpdate(update, this.senderOf(origin)))
+    if (origin === REMOTE_ORIGIN) this.relays()?.relayUpdate(update, null)
+    else this.store.commit(update, () => this.relays()?.relayUpdate(update, this.senderOf(origin)))
   }
 
   private readonly onAwarenessUpdate = ({ added, updated, removed }: AwarenessChange, origin: unknown): void => {
     const entries = awarenessEntries(this.awareness, [...added, ...updated, ...removed])
     // After the updates before it, so that a cursor never points into text not yet relayed.
-    this.store.after(() => this.fanout.relayAwareness(entries, this.senderOf(origin)))
+    this.store.after(() => this.relays()?.relayAwareness(entries, this.senderOf(origin)))
+  }
+
+  /** The room's fan-out, made by its first relay; null once the room is destroyed (what is released later goes nowhere). */
+  private relays(): RoomFanout | null {
+    if (this.state === 'destroyed') return null
+    return (this.fanout ??= new RoomFanout({
+      windowMs: this.context.fanoutWindowMs,
+      // Only greeted connections, and none before the room is loaded or after it is destroyed.
+      recipients: () => (this.state === 'ready' ? this.connections : []),
+      metrics: this.context.metrics,
+    }))
   }
 
   /** The connection a change came from (it has it already), or null when it came from none of this room's. */

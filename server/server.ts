@@ -2,8 +2,8 @@ import { createServer as createHttpServer } from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { AddressInfo } from 'node:net'
-import { WebSocketServer } from 'ws'
-import type { RawData, WebSocket } from 'ws'
+import { WebSocket, WebSocketServer } from 'ws'
+import type { RawData } from 'ws'
 import type { Logger } from 'pino'
 import { AccessControl } from './auth.ts'
 import type { AccessDecision } from './auth.ts'
@@ -93,6 +93,15 @@ const REFUSAL_REASONS: Record<Refusal['code'], RefusalReason> = {
   [CloseCode.tooManyConnections]: 'too_many_connections',
 }
 
+/**
+ * The server's WebSocket (ws makes it, `WebSocket` option): it knows its connection and room, so the shared
+ * handlers find them without a lookup table holding two entries per connection. Null on a refused socket.
+ */
+class ConnectionSocket extends WebSocket {
+  connection: Connection | null = null
+  room: Room | null = null
+}
+
 function destroySocket(this: Duplex): void {
   this.destroy()
 }
@@ -129,7 +138,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   // Broken requests and requests too slow to send their headers (slowloris): logged, within the budget.
   http.on('clientError', (error: Error & { code?: string }, socket: Duplex) => handleClientError(error, socket, logger, refusals))
   // The y-websocket client never negotiates compression, and deflate would cost CPU per frame.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxMessageBytes, perMessageDeflate: false, clientTracking: false })
+  const wss = new WebSocketServer<typeof ConnectionSocket>({ noServer: true, maxPayload: config.maxMessageBytes, perMessageDeflate: false, clientTracking: false, WebSocket: ConnectionSocket })
 
   http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Until ws owns the socket, a client that resets it must not crash the process.
@@ -166,6 +175,8 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
         : await access.authorize(url!.searchParams.get('token'), room)
     if (closing !== null) return refuseUpgrade(socket, 503, 'Service Unavailable')
     wss.handleUpgrade(request, socket, head, (ws) => {
+      // ws owns the socket now, and handles its errors: one listener fewer on every connection's socket.
+      socket.off('error', destroySocket)
       sockets.add(ws)
       ws.on('close', forgetSocket)
       if (!decision.ok) return refuse(ws, decision, path, remote)
@@ -196,10 +207,9 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   }
 
   // Every connection's event handlers are these functions, shared, not closures of each connection
-  // (an idle connection then holds little more than its sockets): `this` is the socket, and its
-  // connection is looked up here.
-  const connectionOf = new WeakMap<WebSocket | Duplex, Connection>()
-  const roomOf = new WeakMap<Connection, Room>()
+  // (an idle connection then holds little more than its sockets): `this` is the socket, which knows its
+  // connection (ConnectionSocket); the TCP socket's is looked up here.
+  const connectionOf = new WeakMap<Duplex, Connection>()
   const connectionContext: ConnectionContext = {
     maxBufferedBytes: config.maxBufferedBytes,
     metrics,
@@ -209,17 +219,17 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
       refusals.write(connection.log, 'warn', connection, 'slow_reader', { buffered, max: config.maxBufferedBytes }, 'dropping a connection that does not read what it is sent (MAX_BUFFERED_BYTES)'),
   }
 
-  function accept(ws: WebSocket, socket: Duplex, roomName: string, grant: Extract<AccessDecision, { ok: true }>, remote: string): void {
+  function accept(ws: ConnectionSocket, socket: Duplex, roomName: string, grant: Extract<AccessDecision, { ok: true }>, remote: string): void {
     const { mode, subject, expiresAt, name } = grant
     const id = nextConnectionId++
     const connection = new Connection(id, ws, { mode, subject, name, expiresAt, room: roomName, remote }, connectionContext, socket)
-    connectionOf.set(ws, connection)
+    ws.connection = connection
     connectionOf.set(socket, connection)
     socket.on('data', meterData)
     connection.applyBudget = applyBudgets.join(remote)
     metrics.connectionsAccepted += 1
     const room = registry.join(roomName, connection)
-    roomOf.set(connection, room)
+    ws.room = room
     limitPending(room.doc, {
       maxBytes: config.maxPendingBytes,
       maxItems: config.maxPendingItems,
@@ -260,7 +270,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   function meterData(this: Duplex, chunk: Buffer): void {
     const connection = connectionOf.get(this)
     if (connection === undefined) return
-    const over = unfinished.account(connection.meter, chunk)
+    const over = unfinished.meter(connection, chunk)
     metrics.unfinishedBytes = unfinished.total
     metrics.unfinishedBytesPeak = unfinished.peak
     if (over !== null) closeOverBudget(connection, this, over)
@@ -274,7 +284,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     socket.on('data', () => {})
     socket.resume()
     const perConnection = over === 'connection'
-    const meter = connection.meter
+    const meter = connection.meter!
     metrics.closedByServer[perConnection ? 'unfinished_connection' : 'unfinished_process'] += 1
     refusals.write(
       connection.log,
@@ -294,9 +304,8 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   }
 
   function receiveFrame(this: WebSocket, data: RawData, isBinary: boolean): void {
-    const connection = connectionOf.get(this)
-    const room = connection === undefined ? undefined : roomOf.get(connection)
-    if (connection === undefined || room === undefined) return
+    const { connection, room } = this as ConnectionSocket
+    if (connection === null || room === null) return
     connection.alive = true
     const frame = toBytes(data)
     metrics.messagesIn += 1
@@ -315,13 +324,13 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   }
 
   function markAlive(this: WebSocket): void {
-    const connection = connectionOf.get(this)
-    if (connection !== undefined) connection.alive = true
+    const connection = (this as ConnectionSocket).connection
+    if (connection !== null) connection.alive = true
   }
 
   function logSocketError(this: WebSocket, error: Error & { code?: string }): void {
-    const connection = connectionOf.get(this)
-    if (connection === undefined) return
+    const connection = (this as ConnectionSocket).connection
+    if (connection === null) return
     // ws has already started closing the socket (1009 for size, 1002/1007 for broken frames).
     const tooLarge = error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
     if (tooLarge) metrics.closedByServer.too_large += 1
@@ -330,13 +339,12 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   }
 
   function closeConnection(this: WebSocket, code: number): void {
-    const connection = connectionOf.get(this)
-    const room = connection === undefined ? undefined : roomOf.get(connection)
-    if (connection === undefined || room === undefined) return
+    const { connection, room } = this as ConnectionSocket
+    if (connection === null || room === null) return
     caps.release(connection.roomName, connection.remote)
     clearTimeout(connection.expiry)
     connection.tcp?.off('data', meterData)
-    unfinished.release(connection.meter)
+    if (connection.meter !== null) unfinished.release(connection.meter)
     metrics.unfinishedBytes = unfinished.total
     releaseConnection(connection)
     applyBudgets.leave(connection.remote)

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import * as Y from 'yjs'
-import { createClient } from 'redis'
 import type { Logger } from 'pino'
 import type { AppendEntry, Store, StoredUpdate } from '../persistence.ts'
 import { StorageError } from '../persistence.ts'
@@ -143,6 +142,8 @@ export class ClusterStore implements Store, RoomFollower {
   static async open(options: ClusterOptions): Promise<ClusterStore> {
     const { logger } = options
     const processId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+    // Loaded here, not at start: a server on LevelDB never holds Redis's client in memory (docs/server-scale.md).
+    const { createClient } = await import('redis')
     const redis: RedisClient = createClient({ url: options.redisUrl, socket: { reconnectStrategy: (retries) => Math.min(50 * (retries + 1), 500) } })
     let redisDown = false
     redis.on('error', (error: Error) => {

@@ -1,5 +1,5 @@
 import * as Y from 'yjs'
-import pg from 'pg'
+import type pg from 'pg'
 import type { Logger } from 'pino'
 import type { AppendEntry, Store, StoredUpdate } from '../persistence.ts'
 import { StorageError } from '../persistence.ts'
@@ -93,7 +93,9 @@ export class PgStore {
    * commits synchronously (the commit returns once the WAL is on disk), whatever the server's default.
    */
   static async open(url: string, onError: (error: Error) => void, options: { fsync?: boolean } = {}): Promise<PgStore> {
-    const pool = new pg.Pool({ connectionString: url, max: 4, ...(options.fsync === true ? { options: '-c synchronous_commit=on' } : {}) })
+    // Loaded here, not at start: a server on LevelDB never holds PostgreSQL's client in memory (docs/server-scale.md).
+    const { Pool } = (await import('pg')).default
+    const pool = new Pool({ connectionString: url, max: 4, ...(options.fsync === true ? { options: '-c synchronous_commit=on' } : {}) })
     // An idle client whose server went away emits this; unhandled it would end the process.
     pool.on('error', onError)
     const store = new PgStore(pool)

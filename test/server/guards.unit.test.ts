@@ -106,6 +106,42 @@ describe('UnfinishedBudget', () => {
   })
 })
 
+describe('UnfinishedBudget.meter', () => {
+  it('counts as one meter per connection would, while a connection between whole frames holds no meter (seeded splits, interleaved)', () => {
+    const seeds = fuzzSeeds(20)
+    console.log(`UnfinishedBudget.meter: seeds ${seeds[0]}…${seeds.at(-1)} (FUZZ_SEED=N replays one)`)
+    for (const seed of seeds) {
+      const random = new Random(seed)
+      const lazy = new UnfinishedBudget(100_000, 150_000)
+      const eager = new UnfinishedBudget(100_000, 150_000)
+      const connections = Array.from({ length: 4 }, () => ({ lazy: { meter: null as FrameMeter | null }, eager: new FrameMeter(), bytes: [] as number[] }))
+      // Each connection's stream: messages of one to three fragments, some with a ping between fragments.
+      for (const connection of connections) {
+        const frames: Uint8Array[] = []
+        for (let message = 0; message < 6; message++) {
+          const fragments = 1 + random.int(3)
+          for (let i = 0; i < fragments; i++) {
+            frames.push(frame(i === 0 ? 2 : 0, random.pick([0, 3, 125, 126, 300, 70_000]), i === fragments - 1))
+            if (i < fragments - 1 && random.bool(0.3)) frames.push(frame(9, random.int(126), true))
+          }
+        }
+        connection.bytes = [...concat(frames)]
+      }
+      while (connections.some((connection) => connection.bytes.length > 0)) {
+        const connection = random.pick(connections.filter((c) => c.bytes.length > 0))
+        const chunk = Uint8Array.from(connection.bytes.splice(0, 1 + random.int(random.bool(0.5) ? 20 : 90_000)))
+        const where = `seed ${seed}`
+        expect(lazy.meter(connection.lazy, chunk), where).toBe(eager.account(connection.eager, chunk))
+        expect(connection.lazy.meter?.held ?? 0, where).toBe(connection.eager.held)
+        expect(lazy.total, where).toBe(eager.total)
+        // Between whole frames with nothing held, a connection keeps no meter.
+        expect(connection.lazy.meter === null, where).toBe(connection.eager.atRest)
+      }
+      expect(connections.every((connection) => connection.lazy.meter === null), `seed ${seed}`).toBe(true)
+    }
+  })
+})
+
 /** A v1 update with `ranges` deleted ranges of client 4242 over clocks that do not exist, and no structs. */
 function ghostDeletes(ranges: number): Uint8Array {
   const encoder = encoding.createEncoder()
