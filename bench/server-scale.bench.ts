@@ -239,7 +239,11 @@ type GcReading = { rss: number; heapUsed: number; anonymous: number }
 /** Has `server` (started with GC_PROBE_ARGS) collect all its garbage and resolves with its memory then. */
 async function afterFullGc(server: Server): Promise<GcReading> {
   const file = join(GC_PROBE_DIR, `${server.pid}.jsonl`)
-  const lines = (): string[] => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [])
+  // Whole lines only: the probe may be halfway through writing the next one.
+  const lines = (): string[] => {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
+    return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((line) => line !== '')
+  }
   const before = lines().length
   process.kill(server.pid, 'SIGUSR2')
   const deadline = performance.now() + 30_000
