@@ -35,7 +35,7 @@ describe('parseConfig', () => {
       maxUpdateItems: 10000,
       maxPendingItems: 2000,
       fanoutWindowMs: 20,
-      answerSliceBytes: 256 * 1024,
+      answerSliceBytes: 4 * 1024 * 1024,
       answerWorkerBytes: 1024 * 1024,
       maxApplyMs: 2000,
       serveSourceMaps: false,
