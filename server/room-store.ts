@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { Metrics } from './metrics.ts'
 import type { StoredUpdate } from './persistence.ts'
 import type { RecoverableRoom, StoreWriter } from './store-writer.ts'
-import { updateParts } from './update-parts.ts'
+import { loadSteps, PREPARING } from './update-parts.ts'
 
 export interface RoomStoreOptions {
   /** Stored updates after which the room's log is merged. */
@@ -97,8 +97,8 @@ export class RoomStore implements RecoverableRoom {
       try {
         // A long update in parts, yielding between them as between updates (update-parts.ts): one update of
         // 2,000 scattered edits took up to a second to apply, every room waiting.
-        for (const part of updateParts(record.update, LOAD_PART_STRUCTS, () => Y.decodeStateVector(Y.encodeStateVector(this.doc))) ?? [record.update]) {
-          Y.applyUpdate(this.doc, part, origin)
+        for (const step of loadSteps(record.update, LOAD_PART_STRUCTS, () => Y.decodeStateVector(Y.encodeStateVector(this.doc)))) {
+          if (step !== PREPARING) Y.applyUpdate(this.doc, step, origin)
           if (performance.now() - sliceStart > SLICE_MS) {
             await nextTurn()
             sliceStart = performance.now()

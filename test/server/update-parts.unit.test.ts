@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { updateParts } from '../../server/update-parts.ts'
+import { loadSteps, PREPARING, updateParts } from '../../server/update-parts.ts'
 import { Random, fuzzSeeds } from '../helpers/random.ts'
 import { edit } from './helpers/random-edits.ts'
 
@@ -177,5 +177,25 @@ describe('update-parts', () => {
     expect(updateParts(twoStrings([0xe6, 0x97]), 1, none)).toBe(null) // cut short
     expect(updateParts(new Uint8Array([1, 3]), 1, none)).toBe(null) // cut short
     expect(updateParts(new Uint8Array([1, 2, 5, 0, 0, 1, 0, 1, 0, 7]), 1, none)).toBe(null) // bytes after the delete set
+  })
+
+  it('reads and orders a long update in steps of their own before its first part, and gives it whole, after them, when it cannot be cut', () => {
+    const doc = new Y.Doc()
+    doc.clientID = 5
+    const text = doc.getText('text')
+    text.insert(0, 'x')
+    const initial = Y.encodeStateAsUpdate(doc)
+    const before = Y.encodeStateVector(doc)
+    // 5,000 one-character inserts, each before the last: 5,000 structs that Yjs cannot merge.
+    doc.transact(() => {
+      for (let i = 0; i < 5000; i++) text.insert(0, 'a')
+    })
+    const update = Y.encodeStateAsUpdate(doc, before)
+    const kinds = (steps: Iterable<unknown>): string[] => [...steps].map((step) => (step === PREPARING ? 'preparing' : step === update ? 'whole' : 'part'))
+    // Against a document holding 'x': two steps reading (2,048 structs each), two ordering, then 20 parts of 256.
+    const cut = kinds(loadSteps(update, 256, () => Y.decodeStateVector(Y.encodeStateVectorFromUpdate(initial))))
+    expect(cut).toEqual([...Array(4).fill('preparing'), ...Array(20).fill('part')])
+    // Against an empty document its inserts point at 'x', which nothing holds: after reading, the update whole.
+    expect(kinds(loadSteps(update, 256, () => new Map()))).toEqual(['preparing', 'preparing', 'whole'])
   })
 })
