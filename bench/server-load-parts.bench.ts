@@ -10,6 +10,7 @@
  */
 import * as Y from 'yjs'
 import { loadSteps, PREPARING } from '../server/update-parts.ts'
+import { prng } from './documents.ts'
 import { median } from './measure.ts'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 6)
@@ -18,17 +19,14 @@ const TURNS = Number(process.env.TURNS ?? 15)
 /** As RoomStore.load cuts them. */
 const PART_STRUCTS = Number(process.env.PART_STRUCTS ?? 64)
 
-/** A small seeded generator, so every run edits alike. */
-function generator(seed: number): (below: number) => number {
-  let state = seed
-  return (below) => {
-    state = (state * 1103515245 + 12345) % 2147483648
-    return state % below
-  }
+/** A whole number below `below` from the seeded `random` (documents.ts), so every run edits alike. */
+function seeded(seed: number): (below: number) => number {
+  const random = prng(seed)
+  return (below) => Math.floor(random() * below)
 }
 
 function manyClientsState(): Uint8Array {
-  const random = generator(7)
+  const random = seeded(7)
   const base = new Y.Doc()
   base.getText('text').insert(0, 'x'.repeat(200_000))
   const writers = Array.from({ length: WRITERS }, (_, i) => {
@@ -56,7 +54,7 @@ function manyClientsState(): Uint8Array {
  * edit splits a long string), and what came before it, as JOIN_EDITS=20000 stores a room.
  */
 function oneClientEdits(): { base: Uint8Array; update: Uint8Array } {
-  const random = generator(11)
+  const random = seeded(11)
   const doc = new Y.Doc()
   doc.clientID = 42
   const text = doc.getText('text')

@@ -221,31 +221,17 @@ export function keepDeleted(ytext: Y.Text, ranges: readonly IdRange[]): { kept: 
 
 /**
  * `keepDeleted` for the text `transaction` deleted that was there before it (the `deleted` IDs of
- * `transactionIds`), in one pass over the transaction's delete set: called after every transaction, and
- * usually Y.UndoManager keeps all of it already.
+ * `transactionIds`), read from the transaction's delete set alone: called after every transaction, and
+ * transactionIds would walk the inserted items too.
  */
 export function keepTransactionDeletions(ytext: Y.Text, transaction: Y.Transaction): { kept: IdRange[]; chars: number } {
-  const kept: IdRange[] = []
-  let chars = 0
-  if (!ytext.doc!.gc) return { kept, chars }
-  const store = ytext.doc!.store
+  const ranges: IdRange[] = []
   forEachDeletedRange(transaction, (client, clock, length) => {
     // Items both inserted and deleted by this transaction were never visible: nothing to keep.
     const end = Math.min(clock + length, clockBefore(transaction, client))
-    const structs = store.clients.get(client)
-    if (end <= clock || !structs) return
-    for (let i = Y.findIndexSS(structs, clock); i < structs.length; i++) {
-      const struct = structs[i]!
-      if (struct.id.clock >= end) break
-      if (!isTextItem(struct, ytext) || !struct.deleted || struct.keep || !(struct.content instanceof Y.ContentString)) continue
-      struct.keep = true
-      const from = Math.max(clock, struct.id.clock)
-      const to = Math.min(end, struct.id.clock + struct.length)
-      pushRange(kept, client, from, to - from)
-      chars += to - from
-    }
+    if (end > clock) ranges.push({ client, clock, length: end - clock })
   })
-  return { kept, chars }
+  return keepDeleted(ytext, ranges)
 }
 
 /** Lets Yjs collect the deleted items in `ranges` (kept by `keepDeleted`) and collects them now. */
@@ -491,6 +477,9 @@ export function captureTransactionUpdate(transaction: Y.Transaction): (() => Uin
   }
 }
 
+/** The contents Item#split cuts (or collecting shortens) in place. */
+const SPLITS = [Y.ContentString, Y.ContentDeleted, Y.ContentAny, Y.ContentJSON]
+
 /**
  * A struct as it is now, for writing later. Splitting an item or collecting its content changes the
  * item's content in place (a string is cut, a deleted length shortened, the content replaced), so the
@@ -501,9 +490,6 @@ export function captureTransactionUpdate(transaction: Y.Transaction): (() => Uin
  * placeholder is no longer found under its name. Item#write takes a parent given as the root type's
  * name or as the parent item's ID as it is (the form updates decoded without a document have).
  */
-/** The contents Item#split cuts (or collecting shortens) in place. */
-const SPLITS = [Y.ContentString, Y.ContentDeleted, Y.ContentAny, Y.ContentJSON]
-
 function copyStruct(struct: Y.Item | Y.GC): Y.Item | Y.GC {
   if (!(struct instanceof Y.Item)) return new Y.GC(struct.id, struct.length)
   const content = SPLITS.some((kind) => struct.content instanceof kind) ? struct.content.copy() : struct.content
