@@ -159,7 +159,8 @@ describe('batched fan-out of document updates', () => {
     const fresh = await connectSynced(restarted.wsUrl, room)
     // Everything the observer had is stored: the stored state vector covers the observer's.
     const stored = Y.decodeStateVector(Y.encodeStateVector(fresh.doc))
-    const missing = [...Y.decodeStateVector(seen)].filter(([client, clock]) => (stored.get(client) ?? 0) < clock)
+    // Each as [client, clock seen, clock stored], so that a failure says how far behind the store is.
+    const missing = [...Y.decodeStateVector(seen)].filter(([client, clock]) => (stored.get(client) ?? 0) < clock).map(([client, clock]) => [client, clock, stored.get(client) ?? 0])
     expect({ seenLength: seenText.length > 0, missing }).toEqual({ seenLength: true, missing: [] })
     fresh.destroy()
     await restarted.stop('SIGTERM')
