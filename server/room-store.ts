@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { Metrics } from './metrics.ts'
 import type { StoredUpdate } from './persistence.ts'
 import type { RecoverableRoom, StoreWriter } from './store-writer.ts'
+import { inYjsOrder } from './relay-merge.ts'
 import { loadSteps, PREPARING } from './update-parts.ts'
 
 export interface RoomStoreOptions {
@@ -209,7 +210,8 @@ export class RoomStore implements RecoverableRoom {
               sliceStart = performance.now()
             }
           }
-          run.push(update)
+          // Y.mergeUpdates drops what an update holds out of its client order; earlier versions stored such updates.
+          run.push(inYjsOrder(update))
           runBytes += update.length
         }
         if (run.length > 0) parts.push(run.length === 1 ? run[0]! : Y.mergeUpdates(run))
