@@ -62,7 +62,7 @@ export class Connection {
    * that it may own (awareness-guard.ts). Awareness entries for any other id are dropped.
    */
   awarenessClientId: number | null = null
-  /** Cleared by each ping and set by the pong (or any message); still clear at the next ping = dead. */
+  /** Cleared by each ping and set by anything the client sends (its pong, any frame); still clear at the next ping = dead. */
   alive = true
   readonly mode: AccessMode
   readonly subject: string | null

@@ -178,7 +178,6 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
       // ws owns the socket now, and handles its errors: one listener fewer on every connection's socket.
       socket.off('error', destroySocket)
       sockets.add(ws)
-      ws.on('close', forgetSocket)
       if (!decision.ok) return refuse(ws, decision, path, remote)
       const over = caps.admit(room!, remote)
       if (over !== null) {
@@ -200,6 +199,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   }
 
   function refuse(ws: WebSocket, refusal: Refusal, path: string, remote: string): void {
+    ws.on('close', forgetSocket)
     ws.on('error', ignore)
     metrics.refused[REFUSAL_REASONS[refusal.code]] += 1
     refusals.write(logger, 'info', null, REFUSAL_REASONS[refusal.code], { path, remote, code: refusal.code, reason: refusal.reason }, 'refused connection')
@@ -249,9 +249,10 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     reclaimOnWrite(room, awarenessOwnersOf(room, guard), logger)
     logger.debug({ conn: id, room: roomName, mode, subject, remote }, 'connection opened')
     armExpiry(connection)
+    // No 'pong' listener: anything the client sends, a pong included, reaches meterData first, which marks it alive.
     ws.on('message', receiveFrame)
-    ws.on('pong', markAlive)
     ws.on('error', logSocketError)
+    // One 'close' listener: it forgets the socket too (a refused socket has forgetSocket instead).
     ws.on('close', closeConnection)
   }
 
@@ -270,6 +271,8 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   function meterData(this: Duplex, chunk: Buffer): void {
     const connection = connectionOf.get(this)
     if (connection === undefined) return
+    // Whatever the client sends (a pong, a frame or part of one) says it is alive: see the pinger.
+    connection.alive = true
     const over = unfinished.meter(connection, chunk)
     metrics.unfinishedBytes = unfinished.total
     metrics.unfinishedBytesPeak = unfinished.peak
@@ -323,11 +326,6 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     connection.close(CloseCode.tooManyPending, 'updates too costly')
   }
 
-  function markAlive(this: WebSocket): void {
-    const connection = (this as ConnectionSocket).connection
-    if (connection !== null) connection.alive = true
-  }
-
   function logSocketError(this: WebSocket, error: Error & { code?: string }): void {
     const connection = (this as ConnectionSocket).connection
     if (connection === null) return
@@ -339,6 +337,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   }
 
   function closeConnection(this: WebSocket, code: number): void {
+    sockets.delete(this)
     const { connection, room } = this as ConnectionSocket
     if (connection === null || room === null) return
     caps.release(connection.roomName, connection.remote)
