@@ -24,6 +24,7 @@ import { UnfinishedBudget } from './memory-budget.ts'
 import type { Metrics, RefusalReason } from './metrics.ts'
 import { isOriginAllowed } from './origin.ts'
 import { limitPending } from './pending-limit.ts'
+import type { PendingLimitOptions } from './pending-limit.ts'
 import { redactUrl } from './redact.ts'
 import { handleRest } from './rest.ts'
 import { roomNameFromPath } from './room-name.ts'
@@ -219,6 +220,24 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
       refusals.write(connection.log, 'warn', connection, 'slow_reader', { buffered, max: config.maxBufferedBytes }, 'dropping a connection that does not read what it is sent (MAX_BUFFERED_BYTES)'),
   }
 
+  // One for every room (limitPending watches a room's document once): nothing of it is made per connection or per room.
+  const pendingLimit: PendingLimitOptions = {
+    maxBytes: config.maxPendingBytes,
+    maxItems: config.maxPendingItems,
+    onExceeded: (sender, details) => {
+      metrics.closedByServer.pending_limit += 1
+      refusals.write(
+        logger,
+        'warn',
+        sender,
+        'pending_limit',
+        { conn: sender.id, room: sender.roomName, code: CloseCode.tooManyPending, max: config.maxPendingBytes, maxItems: config.maxPendingItems, ...details },
+        'closing connection: its updates wait for dependencies past MAX_PENDING_BYTES or MAX_PENDING_ITEMS; dropped them',
+      )
+      sender.close(CloseCode.tooManyPending, 'too many unresolved updates')
+    },
+  }
+
   function accept(ws: ConnectionSocket, socket: Duplex, roomName: string, grant: Extract<AccessDecision, { ok: true }>, remote: string): void {
     const { mode, subject, expiresAt, name } = grant
     const id = nextConnectionId++
@@ -230,22 +249,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     metrics.connectionsAccepted += 1
     const room = registry.join(roomName, connection)
     ws.room = room
-    limitPending(room.doc, {
-      maxBytes: config.maxPendingBytes,
-      maxItems: config.maxPendingItems,
-      onExceeded: (sender, details) => {
-        metrics.closedByServer.pending_limit += 1
-        refusals.write(
-          logger,
-          'warn',
-          sender,
-          'pending_limit',
-          { conn: sender.id, room: roomName, code: CloseCode.tooManyPending, max: config.maxPendingBytes, maxItems: config.maxPendingItems, ...details },
-          'closing connection: its updates wait for dependencies past MAX_PENDING_BYTES or MAX_PENDING_ITEMS; dropped them',
-        )
-        sender.close(CloseCode.tooManyPending, 'too many unresolved updates')
-      },
-    })
+    limitPending(room.doc, pendingLimit)
     reclaimOnWrite(room, awarenessOwnersOf(room, guard), logger)
     logger.debug({ conn: id, room: roomName, mode, subject, remote }, 'connection opened')
     armExpiry(connection)

@@ -66,7 +66,7 @@ describe('pending updates', () => {
     }
     expect(closed).toEqual({ code: 4413, reason: 'too many unresolved updates' })
     const line = server.logs.slice(lines).find((entry) => entry.msg.startsWith('closing connection: its updates wait for dependencies'))!
-    expect([line.code, line.max, line.othersDropped]).toEqual([4413, MAX_PENDING_BYTES, 0])
+    expect([line.code, line.max, line.othersDropped, line.room]).toEqual([4413, MAX_PENDING_BYTES, 0, room])
     expect(line.pendingBytes as number).toBeGreaterThan(MAX_PENDING_BYTES)
     // What is kept is the patient client's small update, nothing of the attacker's.
     expect(line.keptBytes as number).toBeLessThan(200)
