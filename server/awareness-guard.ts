@@ -45,6 +45,8 @@ export class AwarenessOwners {
   private writers: Map<number, { subjects: Set<string>; connections: WeakSet<Connection> }> | null = null
   /** Per connection: the last state it published under an id it could not claim. */
   private refused: WeakMap<Connection, AwarenessEntry> | null = null
+  /** Every id a connection of the room has been made to speak for (only `claim` makes one), for the room's life. */
+  private spokenFor: Set<number> | null = null
 
   /**
    * Forgets the ids owned by `connection` itself (ids owned by a subject stay owned). Called as
@@ -78,8 +80,18 @@ export class AwarenessOwners {
   claim(connection: Connection, clientId: number, roomConnections: Iterable<Connection> = []): void {
     for (const other of roomConnections) if (other !== connection && other.awarenessClientId === clientId) other.awarenessClientId = null
     connection.awarenessClientId = clientId
+    this.spokenFor ??= new Set()
+    this.spokenFor.add(clientId)
     this.owners ??= new Map()
     this.owners.set(clientId, ownerOf(connection))
+  }
+
+  /**
+   * Whether some connection of the room may speak for `clientId`: false when none has ever
+   * claimed it, so no walk of the room's connections can find one.
+   */
+  maySpeakFor(clientId: number): boolean {
+    return this.spokenFor?.has(clientId) === true
   }
 
   /**
@@ -157,8 +169,8 @@ export function reclaimOnWrite(room: AwarenessRoom, owners: AwarenessOwners, log
 function reclaim(room: AwarenessRoom, owners: AwarenessOwners, logger: Logger, writer: Connection, transaction: Y.Transaction): void {
   for (const [clientId] of changedClients(transaction)) {
     owners.recordWrite(writer, clientId)
-    // Every update of a writer that publishes no awareness gets here: the room is walked without building anything until someone holds the id.
-    if (writer.awarenessClientId !== null || !writer.isOpen || !heldByOther(room, writer, clientId)) continue
+    // Every update of a writer that publishes no awareness gets here: the room is walked (without building anything) only for an id someone has claimed.
+    if (writer.awarenessClientId !== null || !writer.isOpen || !owners.maySpeakFor(clientId) || !heldByOther(room, writer, clientId)) continue
     const holders = [...room.getConnections()].filter((other) => other !== writer && other.awarenessClientId === clientId)
     if (!owners.mayClaim(writer, clientId, room.getConnections())) continue
     owners.claim(writer, clientId, room.getConnections())

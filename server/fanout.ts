@@ -130,8 +130,10 @@ export class RoomFanout {
     }
     const everythingFrame = binaryFrame(everything)
     for (const connection of this.options.recipients()) {
-      if (!perSender.has(connection)) connection.send(everything, everythingFrame)
-      else if (perSender.get(connection) !== null) connection.send(perSender.get(connection)!)
+      const own = perSender.get(connection)
+      if (own === undefined) connection.send(everything, everythingFrame)
+      // Framed here too: ws would write its header and the message as two chunks (a writev) under the write batcher's cork.
+      else if (own !== null) connection.send(own, binaryFrame(own))
     }
   }
 
@@ -155,7 +157,9 @@ export class RoomFanout {
         continue
       }
       const others = batch.filter((b) => b.from !== connection && b.entry.clientId !== own)
-      if (others.length > 0) connection.send(encodeAwarenessMessage(others.map((b) => b.entry)))
+      if (others.length === 0) continue
+      const message = encodeAwarenessMessage(others.map((b) => b.entry))
+      connection.send(message, binaryFrame(message))
     }
   }
 }

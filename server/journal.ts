@@ -8,6 +8,8 @@ import type { AppendEntry, Store, StoredUpdate } from './persistence.ts'
 
 /** A journal file is switched for the other once it is this long and the other is empty. */
 const ROTATE_BYTES = 8 * 1024 * 1024
+/** How long appends gather in the journal before they move into the inner store together, unless a read or write waits for them. */
+const GATHER_MS = 100
 const HEADER_BYTES = 8
 
 interface JournalFile {
@@ -62,7 +64,9 @@ export function decodeJournal(bytes: Uint8Array): AppendEntry[] {
  * thread, then moves them into the inner store (LevelDB) in the background, batched. A LevelDB
  * write goes through libuv's thread pool and back, which on a busy machine costs two trips
  * through the scheduler per write; relays wait for appends, so the journal keeps that off
- * their path. Like LevelDB's own log, the journal is in the page cache: it survives the process
+ * their path. Appends gather for `gatherMs` before they move (a hot room's 200 appends a second
+ * become ten LevelDB batches, not one per append: preparing a batch costs the event loop about
+ * the same whatever it holds). Like LevelDB's own log, the journal is in the page cache: it survives the process
  * being killed, not the machine losing power. With `fsync`, an append resolves only once its
  * record is on disk (fdatasync, in the thread pool: the event loop goes on meanwhile, and the
  * appends that queue up behind it go together in the next record), and the inner store is
@@ -72,13 +76,23 @@ export function decodeJournal(bytes: Uint8Array): AppendEntry[] {
  * truncated as soon as every record in it is in the inner store. Opening (and reopening after
  * a failure) replays both into the inner store first; Yjs updates apply in any order and
  * twice without harm, so replaying never needs to know what already got there. Reads and
- * every other write wait until the background moves are done, so they see every append.
+ * every other write wait until every append made before them has moved (and move it at once
+ * rather than at the end of the gathering), so they see every earlier append; they do not wait
+ * for later ones, so a room that never stops appending never holds them up.
  */
 export class JournaledStore implements Store {
   private readonly files: [JournalFile, JournalFile]
   private active = 0
   private queue: Array<{ entries: readonly AppendEntry[]; file: JournalFile }> = []
+  /** Records queued for moving so far, and of those, how many the inner store has (counted in order: moves never overlap). */
+  private queued = 0
+  private moved = 0
   private moving: Promise<void> | null = null
+  /** The next move while appends gather. */
+  private gathering: ReturnType<typeof setTimeout> | null = null
+  /** Reads and writes waiting until the first `upTo` records have moved. */
+  private waiters: Array<{ upTo: number; resolve: () => void; reject: (error: Error) => void }> = []
+  private closed = false
   /** Set when moving into the inner store failed: every later append fails until reopen. */
   private failure: Error | null = null
 
@@ -86,6 +100,7 @@ export class JournaledStore implements Store {
     readonly inner: Store,
     dir: string,
     private readonly fsync: boolean,
+    private readonly gatherMs: number,
   ) {
     this.files = [0, 1].map((index) => {
       const path = join(dir, `cotext-journal-${index}`)
@@ -106,9 +121,10 @@ export class JournaledStore implements Store {
   /**
    * Wraps `inner` with the journal files in `dir`, replaying whatever they hold into it.
    * `fsync`: appends resolve once on disk (`inner` must then write synchronously too).
+   * `gatherMs`: how long appends gather before they move into `inner` (0: they move as they come).
    */
-  static async open(inner: Store, dir: string, options: { fsync?: boolean } = {}): Promise<JournaledStore> {
-    const store = new JournaledStore(inner, dir, options.fsync === true)
+  static async open(inner: Store, dir: string, options: { fsync?: boolean; gatherMs?: number } = {}): Promise<JournaledStore> {
+    const store = new JournaledStore(inner, dir, options.fsync === true, options.gatherMs ?? GATHER_MS)
     await store.replay()
     return store
   }
@@ -140,7 +156,8 @@ export class JournaledStore implements Store {
       }
     }
     this.queue.push({ entries, file })
-    this.moving ??= this.move()
+    this.queued += 1
+    this.scheduleMove()
     const other = this.files[1 - this.active]!
     if (file.size > ROTATE_BYTES && other.unflushed === 0) this.active = 1 - this.active
   }
@@ -161,47 +178,98 @@ export class JournaledStore implements Store {
   }
 
   async reopen(): Promise<void> {
+    this.stopGathering()
     await this.moving?.catch(() => {})
     await this.inner.reopen()
     await this.replay()
     this.failure = null
+    // Every record queued so far was in the files just replayed.
+    this.moved = this.queued
+    this.release()
   }
 
   async close(): Promise<void> {
     await this.settled().catch(() => {})
+    this.closed = true
+    this.stopGathering()
     await this.inner.close()
     for (const file of this.files) closeSync(file.fd)
   }
 
-  /** Resolves once every append so far is in the inner store; rejects if moving failed. */
-  private async settled(): Promise<void> {
-    while (this.moving !== null) await this.moving
-    if (this.failure !== null) throw this.failure
+  /** Resolves once every append so far is in the inner store (moving them now); rejects if moving failed. */
+  private settled(): Promise<void> {
+    if (this.failure !== null) return Promise.reject(this.failure)
+    const upTo = this.queued
+    if (this.moved >= upTo) return Promise.resolve()
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ upTo, resolve, reject })
+      this.scheduleMove()
+    })
   }
 
-  private async move(): Promise<void> {
-    try {
-      while (this.queue.length > 0 && this.failure === null) {
-        const batch = this.queue
-        this.queue = []
-        try {
-          await this.inner.append(batch.flatMap(({ entries }) => entries))
-        } catch (error) {
-          // The entries stay in the journal; reopening replays them.
-          this.failure = error instanceof Error ? error : new StorageError(String(error))
-          return
-        }
-        for (const { file } of batch) file.unflushed -= 1
-        try {
-          for (const file of this.files) if (file.unflushed === 0 && file.size > 0) this.truncate(file)
-        } catch (error) {
-          this.failure = new StorageError(`emptying a journal file failed: ${(error as Error).message}`)
-          return
-        }
+  /** Starts a move now when someone waits for one, else once appends have gathered. */
+  private scheduleMove(): void {
+    if (this.moving !== null || this.queue.length === 0 || this.failure !== null || this.closed) return
+    if (this.waiters.length === 0 && this.gatherMs > 0) {
+      if (this.gathering === null) {
+        this.gathering = setTimeout(this.startMove, this.gatherMs)
+        // Whatever gathers is in the journal already: a process may end before it moves.
+        this.gathering.unref()
       }
-    } finally {
-      this.moving = null
+      return
     }
+    this.startMove()
+  }
+
+  private readonly startMove = (): void => {
+    this.stopGathering()
+    if (this.moving !== null || this.queue.length === 0 || this.failure !== null) return
+    this.moving = this.move().finally(() => {
+      this.moving = null
+      this.scheduleMove()
+    })
+  }
+
+  private stopGathering(): void {
+    if (this.gathering !== null) clearTimeout(this.gathering)
+    this.gathering = null
+  }
+
+  /** Moves everything queued now into the inner store, as one write. */
+  private async move(): Promise<void> {
+    const batch = this.queue
+    this.queue = []
+    try {
+      await this.inner.append(batch.flatMap(({ entries }) => entries))
+    } catch (error) {
+      // The entries stay in the journal; reopening replays them.
+      this.fail(error instanceof Error ? error : new StorageError(String(error)))
+      return
+    }
+    this.moved += batch.length
+    for (const { file } of batch) file.unflushed -= 1
+    try {
+      for (const file of this.files) if (file.unflushed === 0 && file.size > 0) this.truncate(file)
+    } catch (error) {
+      this.fail(new StorageError(`emptying a journal file failed: ${(error as Error).message}`))
+      return
+    }
+    this.release()
+  }
+
+  /** Resolves the waiters whose records have all moved. */
+  private release(): void {
+    const waiting = this.waiters
+    this.waiters = []
+    for (const waiter of waiting) {
+      if (waiter.upTo <= this.moved) waiter.resolve()
+      else this.waiters.push(waiter)
+    }
+  }
+
+  private fail(error: Error): void {
+    this.failure = error
+    for (const waiter of this.waiters.splice(0)) waiter.reject(error)
   }
 
   private truncate(file: JournalFile): void {

@@ -38,7 +38,9 @@ describe("peers' labels", () => {
     await waitForText(ben.page, text)
     // Ann moves to the second line: her label shows in full, above her caret, touching it.
     await ann.page.keyboard.press('ArrowDown')
-    await expect.poll(() => annOn(ben.page).then((a) => a?.labeled)).toBe(true)
+    // Polled as one reading: she was labeled on the first line already (label below the caret), and her move
+    // reaches Ben's page a frame or more later.
+    await expect.poll(() => annOn(ben.page).then((a) => a !== null && a.labeled && a.label.bottom === a.caret.top)).toBe(true)
     let seen = (await annOn(ben.page))!
     expect([seen.faded, seen.label.bottom]).toEqual([false, seen.caret.top])
     expect(seen.label.left).toBeGreaterThanOrEqual(seen.caret.left - 1)
