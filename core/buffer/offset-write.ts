@@ -61,10 +61,3 @@ export function writeOffsetReplacements(
   }
   return raw
 }
-
-/** Code units of text the replacements insert. */
-export function insertedLength(raw: readonly RawChange[]): number {
-  let length = 0
-  for (const change of raw) length += change.insertText.length
-  return length
-}

@@ -12,7 +12,7 @@ import type { ChangeSet } from './change-set.ts'
 import { TransactionChanges } from './transaction-changes.ts'
 import { ChangePipeline, type ChangeHook, type PipelineStage } from './pipeline.ts'
 import { StopChanging, type Schedule } from './stop-changing.ts'
-import { checkOffsetReplacements, insertedLength, writeOffsetReplacements, type OffsetReplacement } from './offset-write.ts'
+import { checkOffsetReplacements, writeOffsetReplacements, type OffsetReplacement } from './offset-write.ts'
 import { replaceAll, scanWithArguments, type ScanIterator, type ScanOptions } from './scan.ts'
 
 export type { BufferChangeEvent, TextChange } from './text-change.ts'
@@ -388,7 +388,7 @@ export class TextBuffer {
       const raw = writeOffsetReplacements(this.ytext, this.changeReader, edits, (offset) => this.clipOffset(offset), ends)
       if (raw.length === 0) return
       // Nothing else writes as this client meanwhile: the inserted items are one run of clocks.
-      this.transactions.noteOwn(transaction, clockBefore, Y.getState(this.doc.store, this.doc.clientID), insertedLength(raw))
+      this.transactions.record(transaction).own.push([clockBefore, Y.getState(this.doc.store, this.doc.clientID)])
       this.applyChanges(raw, transaction, false, false, true)
     }, options.origin ?? this.origin)
     return ends
@@ -487,7 +487,7 @@ export class TextBuffer {
       if (text.length > 0) this.ytext.insert(offset, text)
       const clockAfter = Y.getState(this.doc.store, client)
       this.changeReader.noteOwnInsert(client, clockBefore, clockAfter)
-      this.transactions.noteOwn(transaction, clockBefore, clockAfter, text.length)
+      this.transactions.record(transaction).own.push([clockBefore, clockAfter])
       const change = { offset, deleteLength, insertText: text }
       // After-change consumers (marker events) run once, when the transaction ends, as in Atom.
       this.applyChanges([change], transaction, false, false)

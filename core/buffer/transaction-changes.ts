@@ -7,11 +7,6 @@ import { forEachNewClockRange } from './yjs-internals.ts'
 export interface TransactionRecord {
   /** Clock ranges the buffer inserted itself (already mirrored). */
   readonly own: [number, number][]
-  /**
-   * Whether each of those writes advanced our clock by exactly the length of the text it inserted (so
-   * every clock in `own` is a character of inserted text: no formatting item, nothing of another type).
-   */
-  ownExact: boolean
   /** The text's length when the transaction first changed it. */
   readonly oldLength: number
   /** Every replacement applied to the mirror, sequential, in the order applied. */
@@ -66,19 +61,9 @@ export class TransactionChanges {
   record(transaction: Y.Transaction): TransactionRecord {
     const entry = this.entry(transaction)
     if (entry !== undefined) return entry.record
-    const record: TransactionRecord = { own: [], ownExact: true, oldLength: this.currentLength(), edits: [] }
+    const record: TransactionRecord = { own: [], oldLength: this.currentLength(), edits: [] }
     this.pending.push({ transaction, record, change: null })
     return record
-  }
-
-  /**
-   * Notes a write of the buffer's own: its client's clock went from `clockBefore` to `clockAfter` while
-   * it inserted `insertedLength` code units of text.
-   */
-  noteOwn(transaction: Y.Transaction, clockBefore: number, clockAfter: number, insertedLength: number): void {
-    const record = this.record(transaction)
-    record.own.push([clockBefore, clockAfter])
-    if (clockAfter - clockBefore !== insertedLength) record.ownExact = false
   }
 
   /** Clock ranges the buffer inserted itself in `transaction`, if any. */
@@ -93,7 +78,7 @@ export class TransactionChanges {
     if (entry === undefined || entry.change !== null) return
     const record = entry.record
     if (record.edits.length === 0 || !this.wanted()) return this.drop(entry)
-    const ids = transactionIds(this.ytext, transaction, record.ownExact ? record.own : null)
+    const ids = transactionIds(this.ytext, transaction)
     const change = ChangeSet.fromEdits(record.oldLength, record.edits, {
       origin: transaction.local ? 'local' : 'remote',
       transactionOrigin: transaction.origin,

@@ -238,13 +238,9 @@ export interface TransactionIds {
  * client joined). Called from the text's observer, before Yjs merges the transaction's items, so each
  * item lies wholly inside or outside a range; ranges are clipped all the same.
  */
-export function transactionIds(ytext: Y.Text, transaction: Y.Transaction, own: readonly [number, number][] | null = null): TransactionIds {
-  let inserted = own === null ? null : ownInsertedIds(transaction, own)
-  if (inserted === null) {
-    const found: IdRange[] = []
-    forEachNewClockRange(transaction, (client, from, to) => collectIds(ytext, transaction.doc, client, from, to, false, found))
-    inserted = found
-  }
+export function transactionIds(ytext: Y.Text, transaction: Y.Transaction): TransactionIds {
+  const inserted: IdRange[] = []
+  forEachNewClockRange(transaction, (client, from, to) => collectIds(ytext, transaction.doc, client, from, to, false, inserted))
   const deleted: IdRange[] = []
   forEachDeletedRange(transaction, (client, clock, length) => {
     // Items both inserted and deleted by this transaction were never visible: neither list has them.
@@ -252,38 +248,6 @@ export function transactionIds(ytext: Y.Text, transaction: Y.Transaction, own: r
     if (end > clock) collectIds(ytext, transaction.doc, client, clock, end, true, deleted)
   })
   return { inserted, deleted }
-}
-
-/**
- * The inserted IDs without walking the items, when the buffer's own writes (`own`: clock ranges of our
- * client, each write's clocks exactly its text) are all the transaction inserted and none of it was
- * deleted again: the ranges themselves, adjacent ones joined. Null when that is not so.
- */
-function ownInsertedIds(transaction: Y.Transaction, own: readonly [number, number][]): IdRange[] | null {
-  const client = transaction.doc.clientID
-  let ownClocks = 0
-  for (const [from, to] of own) ownClocks += to - from
-  let others = false
-  let advance = 0
-  forEachNewClockRange(transaction, (c, from, to) => {
-    if (c === client) advance = to - from
-    else others = true
-  })
-  if (others || advance !== ownClocks) return null
-  const before = clockBefore(transaction, client)
-  let redeleted = false
-  forEachDeletedRange(transaction, (c, clock, length) => {
-    if (c === client && clock + length > before) redeleted = true
-  })
-  if (redeleted) return null
-  const out: IdRange[] = []
-  for (const [from, to] of own) {
-    if (to <= from) continue
-    const last = out[out.length - 1]
-    if (last !== undefined && last.clock + last.length === from) out[out.length - 1] = { client, clock: last.clock, length: to - last.clock }
-    else out.push({ client, clock: from, length: to - from })
-  }
-  return out
 }
 
 function collectIds(ytext: Y.Text, doc: Y.Doc, client: number, from: number, to: number, deleted: boolean, out: IdRange[]): void {

@@ -4,7 +4,6 @@ import { TextBuffer } from '../../core/buffer/text-buffer.ts'
 import type { ChangeSet } from '../../core/buffer/change-set.ts'
 import { TextEditor } from '../../core/editor/text-editor.ts'
 import { Random, fuzzSeeds } from '../helpers/random.ts'
-import { transactionIds } from '../../core/buffer/ytext-changes.ts'
 
 /** Applies a change set's replacements (new coordinates) to the old text. */
 function applySet(text: string, set: ChangeSet): string {
@@ -162,57 +161,6 @@ describe('TextBuffer.onDidChangeText', () => {
     fail = false
     buffer.insert([0, 0], 'v')
     expect([sets.length, buffer.getText()]).toEqual([5, 'vwzyxabc'])
-  })
-
-  it("names the IDs the buffer's own writes inserted as Yjs's items say, whatever else the transaction did (seeded fuzz)", () => {
-    const PIECES = ['a', 'bc', '\n', '\r', '\r\n', '😀', 'xyz']
-    for (const seed of fuzzSeeds(6)) {
-      console.log(`own inserted IDs fuzz seed ${seed}`)
-      const random = new Random(seed)
-      const doc = new Y.Doc()
-      const remote = new Y.Doc()
-      const buffer = new TextBuffer({ ytext: doc.getText('text'), text: 'one\r\ntwo\nthree' })
-      Y.applyUpdate(remote, Y.encodeStateAsUpdate(doc))
-      // Read from Yjs's items in the text's observer (after the buffer's, before Yjs merges anything).
-      let expected: unknown = null
-      doc.getText('text').observe((_event, transaction) => (expected = transactionIds(doc.getText('text'), transaction).inserted))
-      let checked = 0
-      buffer.onDidChangeText((set) => {
-        expect(set.insertedIds).toEqual(expected)
-        checked++
-      })
-      const offset = (): number => random.int(buffer.getLength() + 1)
-      const write = (): void => {
-        const a = offset()
-        const b = Math.min(buffer.getLength(), a + random.int(3))
-        const text = random.string(3, PIECES)
-        switch (random.int(6)) {
-          case 0: // deletes what an earlier write of the transaction inserted, or next to it
-            buffer.setTextInRange([buffer.positionForCharacterIndex(Math.max(0, a - 2)), buffer.positionForCharacterIndex(a)], '')
-            break
-          case 1: {
-            const from = offset()
-            buffer.setTextInOffsetRanges([{ from, to: Math.min(buffer.getLength(), from + random.int(2)), text }, ...(random.bool() ? [{ from: buffer.getLength(), to: buffer.getLength(), text: 'z' }] : [])].sort((x, y) => x.from - y.from).filter((e, i, all) => i === 0 || e.from >= all[i - 1]!.to))
-            break
-          }
-          case 2: // our client writes another type in the same transaction
-            doc.getMap('other').set('k', random.int(100))
-            break
-          case 3: // a peer's update applied inside our transaction
-            remote.getText('text').insert(random.int(remote.getText('text').length + 1), 'R')
-            Y.applyUpdate(doc, Y.encodeStateAsUpdate(remote, Y.encodeStateVector(doc)))
-            break
-          default:
-            buffer.setTextInRange([buffer.positionForCharacterIndex(a), buffer.positionForCharacterIndex(b)], text, { normalizeLineEndings: false })
-        }
-      }
-      for (let step = 0; step < 150; step++) {
-        if (random.bool(0.6)) buffer.transact(() => { for (let n = 1 + random.int(4); n > 0; n--) write() })
-        else write()
-        Y.applyUpdate(remote, Y.encodeStateAsUpdate(doc, Y.encodeStateVector(remote)))
-      }
-      expect(checked).toBeGreaterThan(100)
-    }
   })
 
   it('composes, over random local and remote transactions, to the text each one left (seeded fuzz)', () => {
