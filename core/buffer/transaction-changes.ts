@@ -112,8 +112,8 @@ export class TransactionChanges {
       this.emit(entry.change)
     } catch (error) {
       // Throwing here would stop Yjs before it sends the document's update: rethrown when it is done.
-      // The listener is there only while an error waits (every listener on a Y.Doc event costs each
-      // transaction about a microsecond); Yjs emits 'afterAllTransactions' after this cleanup.
+      // The listener is there only while an error waits, not on every transaction; Yjs emits
+      // 'afterAllTransactions' after this cleanup.
       if (this.deferredError === null) this.ytext.doc!.on('afterAllTransactions', this.allDoneListener)
       this.deferredError ??= { error }
     }

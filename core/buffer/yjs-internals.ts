@@ -278,9 +278,8 @@ function deleteSetOf(ranges: readonly IdRange[]): DeleteSet {
  */
 export class IdReverter {
   /**
-   * Made at the first revert: a Y.UndoManager listens to every transaction of the document, and each
-   * listener on a Y.Doc event costs every transaction about a microsecond (lib0 copies the listeners
-   * and spreads the arguments), while most editors never revert anything.
+   * Made at the first revert: a Y.UndoManager's handler runs on every transaction of the document,
+   * while most editors never revert anything.
    */
   private undoManager: Y.UndoManager | null = null
   /** Stands for the origin until the manager exists: no transaction can carry it. */

@@ -98,9 +98,8 @@ export class ChangeLog {
   }
 
   /**
-   * Kept text whose transaction announced no change (the text ended as it began) is let go. Listening
-   * to every transaction's cleanup would cost each one about a microsecond (lib0 copies the listeners
-   * and spreads the arguments), typing included, which deletes nothing.
+   * Kept text whose transaction announced no change (the text ended as it began) is let go. The log
+   * listens to cleanups only while such text waits, not on every transaction (typing deletes nothing).
    */
   private dropPending(): void {
     const pending = this.pendingKept
