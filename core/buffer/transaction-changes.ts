@@ -49,7 +49,6 @@ export class TransactionChanges {
     private readonly wanted: () => boolean = () => true,
   ) {
     ytext.doc!.on('afterTransactionCleanup', this.cleanupListener)
-    ytext.doc!.on('afterAllTransactions', this.allDoneListener)
   }
 
   destroy(): void {
@@ -113,6 +112,9 @@ export class TransactionChanges {
       this.emit(entry.change)
     } catch (error) {
       // Throwing here would stop Yjs before it sends the document's update: rethrown when it is done.
+      // The listener is there only while an error waits, not on every transaction; Yjs emits
+      // 'afterAllTransactions' after this cleanup.
+      if (this.deferredError === null) this.ytext.doc!.on('afterAllTransactions', this.allDoneListener)
       this.deferredError ??= { error }
     }
   }
@@ -121,6 +123,7 @@ export class TransactionChanges {
     const deferred = this.deferredError
     if (deferred === null) return
     this.deferredError = null
+    this.ytext.doc!.off('afterAllTransactions', this.allDoneListener)
     throw deferred.error
   }
 }

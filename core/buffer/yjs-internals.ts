@@ -277,20 +277,24 @@ function deleteSetOf(ranges: readonly IdRange[]): DeleteSet {
  * Y.UndoManager's own undo, given a stack item we build; its transactions have the reverter as origin.
  */
 export class IdReverter {
-  private readonly undoManager: Y.UndoManager
+  /**
+   * Made at the first revert: a Y.UndoManager's handler runs on every transaction of the document,
+   * while most editors never revert anything.
+   */
+  private undoManager: Y.UndoManager | null = null
+  /** Stands for the origin until the manager exists: no transaction can carry it. */
+  private readonly noOriginYet = {}
 
-  constructor(ytext: Y.Text) {
-    this.undoManager = new Y.UndoManager(ytext, { trackedOrigins: new Set(), captureTimeout: 0 })
-  }
+  constructor(private readonly ytext: Y.Text) {}
 
   /** The origin of every revert transaction. */
   get origin(): unknown {
-    return this.undoManager
+    return this.undoManager ?? this.noOriginYet
   }
 
   /** Reverts, as one transaction; false when there was nothing left to revert. */
   revert(insertedIds: readonly IdRange[], deletedIds: readonly IdRange[]): boolean {
-    const um = this.undoManager
+    const um = (this.undoManager ??= new Y.UndoManager(this.ytext, { trackedOrigins: new Set(), captureTimeout: 0 }))
     const item = { insertions: deleteSetOf(insertedIds), deletions: deleteSetOf(deletedIds), meta: new Map<unknown, unknown>() }
     um.undoStack.push(item as unknown as StackItem)
     try {
@@ -304,7 +308,7 @@ export class IdReverter {
   }
 
   destroy(): void {
-    this.undoManager.destroy()
+    this.undoManager?.destroy()
   }
 }
 

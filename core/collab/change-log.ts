@@ -76,8 +76,8 @@ export class ChangeLog {
     private readonly window: RevertWindow = DEFAULT_REVERT_WINDOW,
   ) {
     // Yjs collects deleted text right after 'afterTransaction'; change sets are announced after that.
+    // The cleanup listener is there only while kept text waits for its change set (`pendingKept`).
     ytext.doc!.on('afterTransaction', this.afterTransaction)
-    ytext.doc!.on('afterTransactionCleanup', this.afterCleanup)
   }
 
   destroy(): void {
@@ -91,14 +91,21 @@ export class ChangeLog {
     this.dropPending()
     if (transaction.deleteSet.clients.size === 0) return
     const kept = keepTransactionDeletions(this.ytext, transaction)
-    if (kept.kept.length > 0) this.pendingKept = kept
+    if (kept.kept.length === 0) return
+    this.pendingKept = kept
+    // After the buffer's listener (registered when the buffer was made), which announces the change set.
+    this.ytext.doc!.on('afterTransactionCleanup', this.afterCleanup)
   }
 
-  /** Kept text whose transaction announced no change (the text ended as it began) is let go. */
+  /**
+   * Kept text whose transaction announced no change (the text ended as it began) is let go. The log
+   * listens to cleanups only while such text waits, not on every transaction (typing deletes nothing).
+   */
   private dropPending(): void {
     const pending = this.pendingKept
     if (pending === null) return
     this.pendingKept = null
+    this.ytext.doc!.off('afterTransactionCleanup', this.afterCleanup)
     releaseDeleted(this.ytext, pending.kept)
   }
 
@@ -115,6 +122,7 @@ export class ChangeLog {
     const pending = this.pendingKept
     if (pending !== null) {
       this.pendingKept = null
+      this.ytext.doc!.off('afterTransactionCleanup', this.afterCleanup)
       this.kept.set(index, pending.kept)
       this.keptCharsOf.set(index, pending.chars)
       this.keptChars += pending.chars

@@ -164,8 +164,10 @@ export class ScreenLayout {
 
   private followBufferChange(event: BufferChangeEvent): ScreenPatch {
     const changes = event.changes
+    // Without folds no row is hidden in another's display line (only a fold gives a row no screen row).
+    const noFolds = this.folds.size === 0
     this.folds.followOwnAnchors(changes)
-    if (this.editsOwnRows(changes)) {
+    if (this.editsOwnRows(changes, noFolds)) {
       // Typing, at one cursor or several: each row is re-measured alone. A wrapped row's layout from
       // before the edit (read before the cache is cleared) lets it re-wrap only around the edit.
       // Whether a fold joined something to each row is read before the folds follow the changes.
@@ -234,14 +236,14 @@ export class ScreenLayout {
    * own and stays one, each on a later row than the one before (so each row, read now, is as that
    * change left it).
    */
-  private editsOwnRows(changes: readonly TextChange[]): boolean {
+  private editsOwnRows(changes: readonly TextChange[], noFolds: boolean): boolean {
     const rowCount = this.rows.rowCount
     if (changes.length === 0 || rowCount !== this.buffer.getLineCount()) return false
     let previous = -1
     for (const change of changes) {
       const row = change.startRow
       if (row <= previous || change.oldEndRow !== row || change.newEndRow !== row || row >= rowCount) return false
-      if (this.rows.count(row) === 0 || (row + 1 < rowCount && this.rows.count(row + 1) === 0)) return false
+      if (!noFolds && (this.rows.count(row) === 0 || (row + 1 < rowCount && this.rows.count(row + 1) === 0))) return false
       previous = row
     }
     return true

@@ -145,6 +145,24 @@ describe('TextBuffer.onDidChangeText', () => {
     expect([updates.length, sets.length, buffer.getText()]).toEqual([2, 2, 'yxabc'])
   })
 
+  it("rethrows each listener's error once, however many transactions pass between them", () => {
+    const buffer = new TextBuffer({ text: 'abc' })
+    let fail = true
+    buffer.onDidChangeText(() => {
+      if (fail) throw new Error('listener failed')
+    })
+    const { sets } = record(buffer)
+    expect(() => buffer.insert([0, 0], 'x')).toThrow('listener failed')
+    fail = false
+    buffer.insert([0, 0], 'y')
+    buffer.transact(() => buffer.insert([0, 0], 'z'))
+    fail = true
+    expect(() => buffer.insert([0, 0], 'w')).toThrow('listener failed')
+    fail = false
+    buffer.insert([0, 0], 'v')
+    expect([sets.length, buffer.getText()]).toEqual([5, 'vwzyxabc'])
+  })
+
   it('composes, over random local and remote transactions, to the text each one left (seeded fuzz)', () => {
     for (const seed of fuzzSeeds(4)) {
       console.log(`onDidChangeText fuzz seed ${seed}`)

@@ -59,6 +59,33 @@ describe('the revert window', () => {
     expect(revert!.origin).toBe('local')
   })
 
+  it('keeps each deletion\'s text across typing, transactions that delete nothing and nested ones', () => {
+    const { here, there, authorship, buffer } = setup({})
+    const text = there.getText('text')
+    text.insert(0, 'abcdef')
+    there.transact(() => {
+      text.delete(0, 2) // change 2: "ab" goes and comes back as new text
+      text.insert(0, 'ab')
+    })
+    expect(contentKept(here, 2, 0)).toBe(true)
+    buffer.transact(() => {
+      buffer.insert([0, 0], 'x') // inserted and deleted in one transaction: no change, nothing to keep
+      buffer.delete([[0, 0], [0, 1]])
+    })
+    text.insert(6, 'g') // change 3: typing deletes nothing
+    // change 4 deletes "ef"; a listener of its change set makes change 5, which deletes "c"
+    const nested = authorship.onDidAddChange((entry) => {
+      if (entry.id === '4') buffer.delete([[0, 2], [0, 3]])
+    })
+    text.delete(4, 2)
+    nested.dispose()
+    expect([contentKept(here, 2, 0), contentKept(here, 2, 2), contentKept(here, 2, 4)]).toEqual([true, true, true])
+    expect(authorship.log.query().map((c) => c.revertible)).toEqual([true, true, true, true, true])
+    expect(buffer.getText()).toBe('abdg')
+    authorship.revertChange(authorship.log.query()[3]!)
+    expect(buffer.getText()).toBe('abdefg')
+  })
+
   it('bounds what it keeps by characters and by age', () => {
     const bytes = setup({ maxKeptChars: 4 })
     bytes.there.getText('text').insert(0, 'abcdefgh')

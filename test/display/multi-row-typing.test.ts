@@ -4,7 +4,7 @@ import { TextBuffer } from '../../core/buffer/text-buffer.ts'
 import { DisplayLayer } from '../../core/display/display-layer.ts'
 import type { ScreenChange } from '../../core/display/screen-patch.ts'
 import { Random, fuzzSeeds } from '../helpers/random.ts'
-import { screenLines } from './helpers.ts'
+import { layerFor, screenLines } from './helpers.ts'
 
 const WORDS = ['a', 'bb', 'word', ' ', '  ', '\t', '日本', '😀', 'longerword']
 
@@ -16,6 +16,25 @@ function replay(lines: string[], events: ScreenChange[][], now: string[]): strin
   }
   return out
 }
+
+describe('typing in a row with no fold, and the edit that removes the last fold', () => {
+  it('shows each typed row as a layer built afresh does, and the rows a destroyed fold hid', () => {
+    const { buffer, layer } = layerFor('one\ntwo\nthree\nfour\nfive')
+    const events: ScreenChange[][] = []
+    layer.onDidChange((changes) => events.push(changes))
+    buffer.insert([1, 3], 'X') // no fold: the row is re-measured alone
+    expect(screenLines(layer)).toEqual(['one', 'twoX', 'three', 'four', 'five'])
+    layer.foldBufferRange([[1, 2], [3, 2]])
+    expect(screenLines(layer)).toEqual(['one', 'tw⋯ur', 'five'])
+    events.length = 0
+    buffer.delete([[1, 2], [1, 3]]) // one row's edit takes the character after the fold's start: the fold goes
+    expect(layer.getFolds()).toEqual([])
+    expect(screenLines(layer)).toEqual(['one', 'twX', 'three', 'four', 'five'])
+    expect(events).toEqual([[{ start: 1, oldCount: 1, newCount: 3 }]])
+    buffer.insert([3, 4], '!') // no fold left: typing in a row the fold hid
+    expect(screenLines(layer)).toEqual(screenLines(layerFor(buffer.getText()).layer))
+  })
+})
 
 describe('typing at several rows in one transaction', () => {
   it('re-measures each edited row and reports the rows in one event, in order', () => {
