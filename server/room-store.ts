@@ -202,7 +202,7 @@ export class RoomStore implements RecoverableRoom {
         let sliceStart = performance.now()
         for (const { update } of records) {
           if (run.length > 0 && (runBytes + update.length > PART_BYTES || run.length >= PART_UPDATES)) {
-            parts.push(run.length === 1 ? run[0]! : Y.mergeUpdates(run))
+            parts.push(run.length === 1 ? run[0]! : mergeStored(run))
             run = []
             runBytes = 0
             if (performance.now() - sliceStart > SLICE_MS) {
@@ -210,11 +210,10 @@ export class RoomStore implements RecoverableRoom {
               sliceStart = performance.now()
             }
           }
-          // Y.mergeUpdates drops what an update holds out of its client order; earlier versions stored such updates.
-          run.push(inYjsOrder(update))
+          run.push(update)
           runBytes += update.length
         }
-        if (run.length > 0) parts.push(run.length === 1 ? run[0]! : Y.mergeUpdates(run))
+        if (run.length > 0) parts.push(run.length === 1 ? run[0]! : mergeStored(run))
         if (parts.length >= records.length) return
         if (await this.writer.replace(this.name, records[records.length - 1]!.seq, parts, epoch)) {
           metrics.compactions += 1
@@ -230,4 +229,13 @@ export class RoomStore implements RecoverableRoom {
     })
     return this.compacting
   }
+}
+
+/**
+ * The merge of a run of stored updates. Y.mergeUpdates drops what an update holds out of its client order, and
+ * earlier versions stored joins in arrival order, so each is put in order first. Only a run of several is merged
+ * (a large update stays alone in its run and is kept as it is, never read here).
+ */
+function mergeStored(run: readonly Uint8Array[]): Uint8Array {
+  return Y.mergeUpdates(run.map(inYjsOrder))
 }
