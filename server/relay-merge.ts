@@ -83,7 +83,7 @@ export function mergeUpdates(updates: readonly Uint8Array[]): Uint8Array {
 /**
  * `update` with its client sections and deletions in Yjs's order (see joinUpdates), as `Y.mergeUpdates` needs it;
  * itself when it is in that order already or cannot be read. Earlier versions of the store wrote joins in arrival
- * order; compaction puts every stored update in order before merging it.
+ * order; compaction puts the stored updates of every run it merges in order first.
  */
 export function inYjsOrder(update: Uint8Array): Uint8Array {
   const split = splitUpdate(update)

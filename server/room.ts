@@ -288,17 +288,13 @@ export class Room {
   }
 
   /**
-   * The entries of `update` that `connection` may publish: those for its own client id, which
-   * is the first id it publishes a state for that no other connection in the room holds. The
-   * stock client re-sends every awareness change it receives, a departed client's `null`
-   * included, so neither an id held by another connection nor a removal can claim an id.
+   * The entries of `update` for the connection's own client id. The frame guard (awareness-guard.ts)
+   * gives a connection its id, by the room's ownership rules, and passes only its entries; but a state
+   * held back by the connection's awareness throttle arrives later, and the connection may have lost
+   * the id meanwhile (another claimed it): what is no longer its own is dropped here, never claimed.
    */
   private ownAwareness(connection: Connection, update: Uint8Array): Uint8Array | null {
     const entries = decodeAwarenessEntries(update)
-    if (connection.awarenessClientId === null) {
-      const free = entries.find((entry) => entry.state !== 'null' && !this.isAwarenessIdHeld(entry.clientId))
-      if (free !== undefined) connection.awarenessClientId = free.clientId
-    }
     const own = entries.filter((entry) => entry.clientId === connection.awarenessClientId)
     if (own.length < entries.length) {
       this.context.metrics.dropped.foreign_awareness += entries.length - own.length
@@ -306,11 +302,6 @@ export class Room {
     }
     if (own.length === 0) return null
     return own.length === entries.length ? update : encodeAwarenessEntries(own)
-  }
-
-  private isAwarenessIdHeld(clientId: number): boolean {
-    for (const other of this.connections) if (other.awarenessClientId === clientId) return true
-    return false
   }
 
   /**

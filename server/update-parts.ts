@@ -62,13 +62,6 @@ export function* loadSteps(update: Uint8Array, maxStructs: number, state: () => 
   for (let from = 0; from < deletes.length; from += 3 * maxStructs) yield encodePart(update, [], deletes.slice(from, from + 3 * maxStructs))
 }
 
-/** `update`'s parts all at once (see loadSteps), or null when it is applied whole. */
-export function updateParts(update: Uint8Array, maxStructs: number, state: () => ReadonlyMap<number, number>): Uint8Array[] | null {
-  const parts: Uint8Array[] = []
-  for (const step of loadSteps(update, maxStructs, state)) if (step !== PREPARING) parts.push(step)
-  return parts.length === 1 && parts[0] === update ? null : parts
-}
-
 /** True if every deletion of `deletes` is of what the document or the update holds (else Yjs would keep it pending, and retry it with every part). */
 function deletesKnown(deletes: readonly number[], sections: readonly Section[], known: ReadonlyMap<number, number>): boolean {
   const ends = new Map(known)
