@@ -155,7 +155,15 @@ export class AuthorshipIndex {
         leaf.lengths.unshift(length)
       }
     } else if (endOfRun === runLength) {
-      // After the run: join the next run when it is the same client.
+      // After the run: join the next run when it is the same client, in this leaf or first in the next.
+      const next = runIndex + 1 < leaf.clients.length ? null : this.leaves[leafIndex + 1]
+      if (next !== null && next !== undefined && next.clients[0] === client) {
+        leaf.size -= length
+        next.lengths[0]! += length
+        next.size += length
+        this.add(leafIndex + 1, length)
+        return
+      }
       if (runIndex + 1 < leaf.clients.length && leaf.clients[runIndex + 1] === client) leaf.lengths[runIndex + 1]! += length
       else {
         leaf.clients.splice(runIndex + 1, 0, client)

@@ -31,6 +31,24 @@ describe('AuthorshipIndex', () => {
     expect(() => index.insert(102, [])).toThrow(RangeError)
   })
 
+  it('joins text typed at the end of a leaf to the same client\'s run that starts the next leaf', () => {
+    // 40 runs of one character, clients 1 and 2 alternating: the index keeps them in two leaves, the
+    // first ending with client 2's run at offset 31, the second starting with client 1's at offset 32.
+    const runs = Array.from({ length: 40 }, (_, i) => ({ client: 1 + (i % 2), length: 1 }))
+    const index = new AuthorshipIndex(runs)
+    index.insert(32, [{ client: 1, length: 3 }])
+    expect(index.runCount).toBe(40)
+    expect(index.spans(30, 37)).toEqual([
+      { from: 30, to: 31, client: 1 },
+      { from: 31, to: 32, client: 2 },
+      { from: 32, to: 36, client: 1 },
+      { from: 36, to: 37, client: 2 },
+    ])
+    expect(index.length).toBe(43)
+    index.delete(0, 43)
+    expect(index.length).toBe(0)
+  })
+
   for (const seed of fuzzSeeds(8)) {
     it(`matches a per-character reference through random edits (seed ${seed})`, () => {
       const random = new Random(seed)
