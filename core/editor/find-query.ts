@@ -142,7 +142,14 @@ export class FindQuery {
     if (this.finder === null || this.finder.getPosition() !== this.frontier || this.finder.end !== end) {
       this.finder = new MatchFinder(this.host.buffer, this.pattern, this.frontier, end, new Deadline(options), this.traits)
     } else this.finder.deadline = new Deadline(options)
-    const found = (s: number, e: number): void => this.matches.push(s, e)
+    const matches = this.matches
+    const found = (s: number, e: number): void => {
+      // An edit's rows, searched again, can end with the match at the frontier (an empty one at the
+      // text's end): the scan goes on after it, as a global regex scan would, and does not repeat it.
+      const last = matches.length - 1
+      if (last >= 0 && s === matches.start(last) && e === matches.end(last)) return
+      matches.push(s, e)
+    }
     const status = this.finder.run(options.maxChars ?? SEARCH_SLICE, found)
     this.frontier = status === 'done' ? end : this.finder.getPosition()
     if (status !== 'more') this.finder = null
@@ -390,6 +397,10 @@ export class FindQuery {
       }
       matches.reset(outStarts, outEnds)
     }
+    // A match found in an edit's rows may run past the frontier: the search goes on after it, not
+    // inside it (where it would find the rest of that match again).
+    const last = matches.length - 1
+    if (this.status !== 'done' && last >= 0 && matches.end(last) > this.frontier) this.frontier = matches.end(last)
     this.finder = null
     this.emitUpdate()
   }
