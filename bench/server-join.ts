@@ -55,6 +55,8 @@ export interface JoinResult {
    * was not working but waiting for a core (a loaded machine), not stalled by its own work.
    */
   bystanderServerCpu: { ms: number; spanMs: number }
+  /** When the bystander's longest wait began (Date.now() of the bystander's process). */
+  bystanderAt: number
   /** Joiners the server cut before they had their answer (they connected again). */
   reconnects: number
   /** CPU seconds the server (all its threads) and the joiners' processes used from the start of the storm until all were synced. */
@@ -232,7 +234,7 @@ export async function joinStorm(server: JoinServer, cold: boolean): Promise<Join
     clearInterval(sampler)
     bystander.child.stdin!.end()
     const [, worst, worstAt] = (await expectLine(bystander, 'worst')).split(' ').map(Number)
-    return { seconds, peakMb: peak, bystanderMs: worst!, bystanderServerCpu: cpuAround(cpuSamples, worstAt!, worst!), reconnects, serverCpuS, clientCpuS }
+    return { seconds, peakMb: peak, bystanderMs: worst!, bystanderServerCpu: cpuAround(cpuSamples, worstAt!, worst!), bystanderAt: worstAt!, reconnects, serverCpuS, clientCpuS }
   } finally {
     for (const part of [...parts, bystander]) part.child.kill()
     if (!cold) seeder.close()

@@ -25,7 +25,7 @@ interface Job {
  * wait for it, other rooms do not.
  *
  * The mirror starts from bytes at hand, never from one large encoding on the event loop: a room
- * loaded from the store starts it from the stored updates, as the room starts applying them; a room that grows past the
+ * loaded from the store feeds it the stored updates as it applies them; a room that grows past the
  * size is measured (one encoding of a document of about that size) and starts it from that
  * encoding. Afterwards the room hands it every update it applies, in order, so an answer encoded
  * after a request holds everything the room held at the request. Answers from the thread are
@@ -38,8 +38,6 @@ export class AnswerSource {
   private estimate = 0
   /** Counts the updates applied: an answer encoded at one version holds everything up to it. */
   private version = 0
-  /** What the mirror was started from while the room loads (see `loading`). */
-  private seed: readonly Uint8Array[] | null = null
   /** By state vector; made by the first answer from the thread (most rooms never have one). */
   private jobs: Map<string, Job> | null = null
   private disposed = false
@@ -51,26 +49,25 @@ export class AnswerSource {
   ) {}
 
   /**
-   * The room is about to apply `stored`, its stored updates in order: a large document's mirror starts from
-   * them now, so that the thread applies them while the room does (a cold room's joiners wait for both).
+   * The room is about to apply `stored`, its stored updates in order: a large document's mirror opens now, and is
+   * given each of them as the room applies it (`loadedUpdate`), so that the thread applies them while the room
+   * does (a cold room's joiners wait for both), a slice at a time.
    */
   loading(stored: readonly Uint8Array[]): void {
-    this.seed = stored
     for (const update of stored) this.estimate += update.length
-    if (this.estimate >= this.encoder.minBytes) this.mirror = this.encoder.open(stored)
+    if (this.estimate >= this.encoder.minBytes) this.mirror = this.encoder.open([])
+  }
+
+  /** The room applied `update`, a stored update, after the ones before it (one that failed to apply is never given). */
+  loadedUpdate(update: Uint8Array): void {
+    this.mirror?.apply(update)
   }
 
   /** The room was loaded from `applied`: the stored updates that applied, in order, before any other. */
   loaded(applied: readonly Uint8Array[]): void {
-    const seed = this.seed
-    this.seed = null
-    if (seed !== null && applied.length === seed.length) return
-    // Some were set aside (they failed to apply): the mirror starts again from what the room holds.
-    this.mirror?.close()
-    this.mirror = null
+    // The mirror holds exactly these; some may have been set aside (they failed to apply), so the size is theirs.
     this.estimate = 0
     for (const update of applied) this.estimate += update.length
-    if (this.estimate >= this.encoder.minBytes) this.mirror = this.encoder.open(applied)
   }
 
   /** The room applied `update` (any change but the load). */

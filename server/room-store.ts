@@ -25,6 +25,18 @@ const PART_UPDATES = 2000
 
 type Step = { ready: boolean; run: () => void }
 
+/** What RoomStore.load tells its room, and asks of it. */
+export interface LoadHooks {
+  /** True once the room is gone: the load stops. */
+  isDestroyed: () => boolean
+  /** Given every stored update, in order, before the first is applied. */
+  onRead?: (updates: readonly Uint8Array[]) => void
+  /** Given each stored update once it has applied (all its parts), in order, within the slice that applied it. */
+  onApplied?: (update: Uint8Array) => void
+  /** Awaited before the first update is applied, and only when there is something to apply (a new room's load reads nothing more). */
+  beforeApply?: () => Promise<void>
+}
+
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 const noop = (): void => {}
 
@@ -69,11 +81,10 @@ export class RoomStore implements RecoverableRoom {
    * Applies the stored updates to the document with `origin`, yielding to other work between
    * slices. An update that fails to apply is set aside (kept, out of the room's log), logged
    * and counted; the rest load. Resolves with the updates that applied, in order (the room's
-   * state, as stored bytes); rejects only when the store cannot be read. `onRead` is given every
-   * stored update, in order, before the first is applied; `beforeApply` is awaited first, and only
-   * when there is something to apply (a new room's load reads nothing more).
+   * state, as stored bytes); rejects only when the store cannot be read. See LoadHooks.
    */
-  async load(origin: unknown, isDestroyed: () => boolean, onRead: (updates: Uint8Array[]) => void = noop, beforeApply?: () => Promise<void>): Promise<Uint8Array[]> {
+  async load(origin: unknown, hooks: LoadHooks): Promise<Uint8Array[]> {
+    const { isDestroyed, onRead = noop, onApplied = noop, beforeApply } = hooks
     const { logger, metrics } = this.options
     let records: StoredUpdate[]
     for (;;) {
@@ -107,6 +118,7 @@ export class RoomStore implements RecoverableRoom {
           }
         }
         applied.push(record.update)
+        onApplied(record.update)
       } catch (error) {
         const cause = `${(error as Error).name}: ${(error as Error).message}`
         metrics.badStoredUpdates += 1
