@@ -32,7 +32,8 @@ interface Job {
  * shared among the joiners asking with the same state vector while the document is unchanged.
  */
 export class AnswerSource {
-  private readonly inline = new SyncAnswers()
+  /** Answers encoded here, made by the first (an idle room is never asked). */
+  private inline: SyncAnswers | null = null
   private mirror: AnswerMirror | null = null
   /** About the size of the document's encoding, or more: its size when last measured plus every update since. */
   private estimate = 0
@@ -45,7 +46,8 @@ export class AnswerSource {
   constructor(
     private readonly doc: Y.Doc,
     private readonly encoder: AnswerEncoder,
-    private readonly logger: Logger,
+    /** The room's logger, made when first asked for. */
+    private readonly logger: () => Logger,
   ) {}
 
   /**
@@ -73,7 +75,7 @@ export class AnswerSource {
   /** The room applied `update` (any change but the load). */
   updated(update: Uint8Array): void {
     this.version += 1
-    this.inline.invalidate()
+    this.inline?.invalidate()
     if (this.jobs !== null) for (const [key, job] of this.jobs) if (job.answer !== null) this.jobs.delete(key)
     if (this.mirror !== null) return this.mirror.apply(update)
     this.estimate += update.length
@@ -84,7 +86,7 @@ export class AnswerSource {
     this.estimate = state.length
     if (state.length >= this.encoder.minBytes / 2) {
       this.mirror = this.encoder.open([state])
-      if (this.mirror !== null) this.logger.debug({ bytes: state.length }, 'large document: its sync answers are encoded in the answer thread')
+      if (this.mirror !== null) this.logger().debug({ bytes: state.length }, 'large document: its sync answers are encoded in the answer thread')
     }
   }
 
@@ -95,7 +97,7 @@ export class AnswerSource {
   answer(stateVector: Uint8Array): Uint8Array | Promise<Uint8Array> {
     const mirror = this.mirror
     if (mirror === null || missingClocks(this.doc, stateVector) < INLINE_CLOCKS) {
-      return this.inline.get(stateVector, () => encodeSyncStep2(this.doc, stateVector))
+      return (this.inline ??= new SyncAnswers()).get(stateVector, () => encodeSyncStep2(this.doc, stateVector))
     }
     const key = keyOf(stateVector)
     const jobs = (this.jobs ??= new Map())
@@ -109,12 +111,12 @@ export class AnswerSource {
     const answer = new Promise<Uint8Array>((resolve) => started.waiting.push(resolve))
     mirror.encode(stateVector).then(
       (encoded) => {
-        this.logger.debug({ bytes: encoded.length, joiners: started.waiting.length, ms: Math.round(performance.now() - started.since) }, 'sync answer encoded in the answer thread')
+        this.logger().debug({ bytes: encoded.length, joiners: started.waiting.length, ms: Math.round(performance.now() - started.since) }, 'sync answer encoded in the answer thread')
         this.settle(key, started, encoded)
       },
       (error: Error) => {
         if (this.disposed) return
-        this.logger.warn({ err: error }, 'the answer thread gave no answer; encoding it on the event loop')
+        this.logger().warn({ err: error }, 'the answer thread gave no answer; encoding it on the event loop')
         if (this.mirror === mirror) this.mirror = null
         mirror.close()
         this.settle(key, started, encodeSyncStep2(this.doc, stateVector))

@@ -12,7 +12,8 @@ export interface RoomStoreOptions {
   /** false: relay at once and store behind (only to measure what storing first costs). */
   storeBeforeRelay: boolean
   metrics: Metrics
-  logger: Logger
+  /** The room's logger, made when first asked for (an idle room logs nothing). */
+  logger: () => Logger
 }
 
 /** The longest the room holds the event loop while loading or compacting before it yields. */
@@ -85,7 +86,7 @@ export class RoomStore implements RecoverableRoom {
    */
   async load(origin: unknown, hooks: LoadHooks): Promise<Uint8Array[]> {
     const { isDestroyed, onRead = noop, onApplied = noop, beforeApply } = hooks
-    const { logger, metrics } = this.options
+    const { metrics } = this.options
     let records: StoredUpdate[]
     for (;;) {
       try {
@@ -122,7 +123,7 @@ export class RoomStore implements RecoverableRoom {
       } catch (error) {
         const cause = `${(error as Error).name}: ${(error as Error).message}`
         metrics.badStoredUpdates += 1
-        logger.error({ seq: record.seq, bytes: record.update.length, cause }, 'a stored update fails to apply: set aside, loading the rest')
+        this.options.logger().error({ seq: record.seq, bytes: record.update.length, cause }, 'a stored update fails to apply: set aside, loading the rest')
         void this.writer.setAside(this.name, record.seq, cause)
       }
       if (performance.now() - sliceStart > SLICE_MS) {
@@ -202,7 +203,7 @@ export class RoomStore implements RecoverableRoom {
   private compact(): Promise<void> {
     if (this.compacting !== null || !this.writer.healthy) return this.compacting ?? Promise.resolve()
     this.updatesSinceCompaction = 0
-    const { metrics, logger } = this.options
+    const { metrics } = this.options
     const started = performance.now()
     this.compacting = (async () => {
       const epoch = this.writer.epoch
@@ -229,11 +230,11 @@ export class RoomStore implements RecoverableRoom {
         if (parts.length >= records.length) return
         if (await this.writer.replace(this.name, records[records.length - 1]!.seq, parts, epoch)) {
           metrics.compactions += 1
-          logger.debug({ updates: records.length, parts: parts.length, ms: Math.round(performance.now() - started) }, 'compacted stored updates')
+          this.options.logger().debug({ updates: records.length, parts: parts.length, ms: Math.round(performance.now() - started) }, 'compacted stored updates')
         }
       } catch (error) {
         // The updates stay stored one by one; the next compaction tries again.
-        logger.error({ err: error }, 'compacting stored updates failed')
+        this.options.logger().error({ err: error }, 'compacting stored updates failed')
       }
     })().finally(() => {
       this.compacting = null

@@ -71,21 +71,23 @@ export class Room {
   /** Made by the first relay (see relays): an idle room never relays anything. */
   private fanout: RoomFanout | null = null
   private readonly answers: AnswerSource
-  private readonly logger: Logger
+  private roomLogger: Logger | null = null
   private state: 'loading' | 'ready' | 'failed' | 'destroyed' = 'loading'
   private unfollow: (() => void) | null = null
   /** Attested authorship, change log and versions; null when the server keeps none. */
   readonly history: RoomHistory | null
   /** REST requests using the room: it stays loaded while any runs (see RoomRegistry.hold). */
   holds = 0
-  /** Resolves once the history has stored what it holds, after destroy. */
-  historyClosed: Promise<void> = Promise.resolve()
+  /** The history's close, from destroy (null before, or without a history). */
+  private closingHistory: Promise<void> | null = null
+
+  /** The room's logger (its lines name the room), made when first used: an idle room logs nothing. */
+  private readonly logger = (): Logger => (this.roomLogger ??= this.context.logger.child({ room: this.name }))
 
   constructor(
     readonly name: string,
     private readonly context: RoomContext,
   ) {
-    this.logger = context.logger.child({ room: name })
     this.store = new RoomStore(name, this.doc, context.writer, {
       compactAfter: context.compactAfter,
       storeBeforeRelay: context.storeBeforeRelay,
@@ -98,6 +100,11 @@ export class Room {
     this.history = context.history === undefined ? null : new RoomHistory(name, this.doc, context.history, this.logger)
     this.answers = new AnswerSource(this.doc, context.encoder, this.logger)
     this.loaded = this.load()
+  }
+
+  /** Resolves once the history has stored what it holds, after destroy. */
+  get historyClosed(): Promise<void> {
+    return this.closingHistory ?? Promise.resolve()
   }
 
   get connectionCount(): number {
@@ -162,7 +169,7 @@ export class Room {
     this.state = 'destroyed'
     // First: in cluster mode it may store the document, which must still be whole.
     this.unfollow?.()
-    this.historyClosed = this.history?.close() ?? Promise.resolve()
+    this.closingHistory = this.history?.close() ?? null
     this.doc.off('afterTransactionCleanup', this.onCleanup)
     this.awareness.off('update', this.onAwarenessUpdate)
     this.fanout?.dispose()
@@ -190,7 +197,7 @@ export class Room {
     } catch (error) {
       this.state = 'failed'
       metrics.storageErrors += 1
-      this.logger.error({ err: error }, 'loading room failed; closing its connections')
+      this.logger().error({ err: error }, 'loading room failed; closing its connections')
       for (const connection of this.connections) {
         metrics.closedByServer.load_failed += 1
         connection.close(CloseCode.internalError, 'room could not be loaded')
@@ -204,7 +211,8 @@ export class Room {
     this.history?.start()
     this.unfollow = this.context.follower?.follow(this) ?? null
     metrics.roomsLoaded += 1
-    this.logger.debug({ connections: this.connections.size }, 'room loaded')
+    // Through the server's logger: the room's own is made only when the room has something to say.
+    this.context.logger.debug({ room: this.name, connections: this.connections.size }, 'room loaded')
     // Greet everyone before replaying anyone's frames, so that what those frames change
     // reaches each connection after its sync step 1, as it would in a loaded room.
     const greeting = encodeSyncStep1(this.doc)
@@ -263,7 +271,7 @@ export class Room {
         case 'update':
           if (connection.mode === 'ro') {
             metrics.dropped.read_only += 1
-            this.logger.debug({ conn: connection.id, type: message.type }, 'dropped a write from a read-only connection')
+            this.logger().debug({ conn: connection.id, type: message.type }, 'dropped a write from a read-only connection')
           } else if (this.history === null || this.history.admit(connection, message.update)) {
             Y.applyUpdate(this.doc, message.update, connection)
           }
@@ -296,7 +304,7 @@ export class Room {
       }
     } catch (error) {
       this.context.metrics.closedByServer.malformed += 1
-      this.logger.warn({ conn: connection.id, reason: (error as Error).message }, 'dropped a malformed frame from a connection that has left')
+      this.logger().warn({ conn: connection.id, reason: (error as Error).message }, 'dropped a malformed frame from a connection that has left')
     }
   }
 
@@ -310,7 +318,7 @@ export class Room {
   refuse(connection: Connection, reason: string): void {
     if (!connection.isOpen) return
     this.context.metrics.closedByServer.malformed += 1
-    this.logger.warn({ conn: connection.id, code: CloseCode.malformed, reason }, 'closing connection: malformed message')
+    this.logger().warn({ conn: connection.id, code: CloseCode.malformed, reason }, 'closing connection: malformed message')
     connection.close(CloseCode.malformed, 'malformed message')
   }
 
@@ -325,7 +333,7 @@ export class Room {
     const own = entries.filter((entry) => entry.clientId === connection.awarenessClientId)
     if (own.length < entries.length) {
       this.context.metrics.dropped.foreign_awareness += entries.length - own.length
-      this.logger.debug({ conn: connection.id, clientId: connection.awarenessClientId }, 'dropped awareness published for another client')
+      this.logger().debug({ conn: connection.id, clientId: connection.awarenessClientId }, 'dropped awareness published for another client')
     }
     if (own.length === 0) return null
     return own.length === entries.length ? update : encodeAwarenessEntries(own)
@@ -340,7 +348,7 @@ export class Room {
     if (update !== null) this.onUpdate(update, transaction.origin)
   }
 
-  private readonly onUpdate = (update: Uint8Array, origin: unknown): void => {
+  private onUpdate(update: Uint8Array, origin: unknown): void {
     if (origin === LOAD_ORIGIN) return
     this.answers.updated(update)
     // Another process's update, read from the room's stream: stored already, so relayed at once.

@@ -44,7 +44,7 @@ function applied(message: Uint8Array, base?: Uint8Array): Y.Doc {
 /** A room's document as AnswerSource sees it: every update after the load handed to `updated`. */
 function room(minBytes: number, stored: Uint8Array[] = []): { doc: Y.Doc; source: AnswerSource } {
   const doc = new Y.Doc()
-  const source = new AnswerSource(doc, encoderOf(minBytes), logger)
+  const source = new AnswerSource(doc, encoderOf(minBytes), () => logger)
   // As RoomStore.load: handed the stored updates before it applies them, then each as it applied, then all that applied.
   source.loading(stored)
   for (const update of stored) {
@@ -69,7 +69,7 @@ function randomEdits(doc: Y.Doc, random: Random, count: number): void {
 describe('AnswerSource', () => {
   it("answers from the thread with deleted text kept, so a joiner can restore an earlier version", async () => {
     const doc = new Y.Doc({ gc: false })
-    const source = new AnswerSource(doc, encoderOf(1024), logger)
+    const source = new AnswerSource(doc, encoderOf(1024), () => logger)
     source.loaded([])
     doc.on('update', (update: Uint8Array) => source.updated(update))
     const text = doc.getText('text')
@@ -159,7 +159,7 @@ describe('AnswerSource', () => {
     writer.getText('text').insert(0, 'b'.repeat(100_000))
     writer.getText('text').insert(0, 'c'.repeat(100_000))
     const doc = new Y.Doc()
-    const source = new AnswerSource(doc, encoderOf(64 * 1024), logger)
+    const source = new AnswerSource(doc, encoderOf(64 * 1024), () => logger)
     source.loading(stored)
     // The second failed to apply in the room (set aside): the third waits for it, as in the room.
     const kept = [stored[0]!, stored[2]!]
