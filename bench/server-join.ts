@@ -55,8 +55,9 @@ export interface JoinResult {
    * was not working but waiting for a core (a loaded machine), not stalled by its own work.
    */
   bystanderServerCpu: { ms: number; spanMs: number }
-  /** When the bystander's longest wait began (Date.now() of the bystander's process). */
+  /** When the bystander's longest wait began (Date.now() of the bystander's process), and how long after the storm began (s). */
   bystanderAt: number
+  bystanderAfterS: number
   /**
    * The server's event loop during the storm (server-loop-probe.mjs): its longest gap, and the gap in which its
    * main thread ran longest, each with the main thread's CPU time in it (clock ticks of 10 ms).
@@ -267,7 +268,7 @@ export async function joinStorm(server: JoinServer, cold: boolean): Promise<Join
     bystander.child.stdin!.end()
     const [, worst, worstAt] = (await expectLine(bystander, 'worst')).split(' ').map(Number)
     const serverLoop = loopGaps(server.pid, startedAt, Date.now())
-    return { seconds, peakMb: peak, bystanderMs: worst!, bystanderServerCpu: cpuAround(cpuSamples, worstAt!, worst!), bystanderAt: worstAt!, serverLoop, reconnects, serverCpuS, clientCpuS }
+    return { seconds, peakMb: peak, bystanderMs: worst!, bystanderServerCpu: cpuAround(cpuSamples, worstAt!, worst!), bystanderAt: worstAt!, bystanderAfterS: (worstAt! - startedAt) / 1000, serverLoop, reconnects, serverCpuS, clientCpuS }
   } finally {
     for (const part of [...parts, bystander]) part.child.kill()
     if (!cold) seeder.close()
@@ -340,7 +341,7 @@ export function checkoutOf(ref: string): { root: string; remove(): void } {
 }
 
 const figures = (r: JoinResult): string =>
-  `${r.seconds.toFixed(2)} s, peak ${r.peakMb.toFixed(0)} MB, bystander ${r.bystanderMs.toFixed(0)} ms (server event loop on a core ${r.bystanderServerCpu.ms} ms of the ${r.bystanderServerCpu.spanMs} ms around it); server event loop: longest gap ${r.serverLoop.longest.ms} ms (${r.serverLoop.longest.cpuMs} ms on a core), busiest ${r.serverLoop.busiest.cpuMs} ms on a core in ${r.serverLoop.busiest.ms} ms; ${r.reconnects} joiners cut and reconnected; CPU: server ${r.serverCpuS.toFixed(1)} s, joiners' processes ${r.clientCpuS.toFixed(1)} s`
+  `${r.seconds.toFixed(2)} s, peak ${r.peakMb.toFixed(0)} MB, bystander ${r.bystanderMs.toFixed(0)} ms ${r.bystanderAfterS.toFixed(1)} s into the storm (server event loop on a core ${r.bystanderServerCpu.ms} ms of the ${r.bystanderServerCpu.spanMs} ms around it); server event loop: longest gap ${r.serverLoop.longest.ms} ms (${r.serverLoop.longest.cpuMs} ms on a core), busiest ${r.serverLoop.busiest.cpuMs} ms on a core in ${r.serverLoop.busiest.ms} ms; ${r.reconnects} joiners cut and reconnected; CPU: server ${r.serverCpuS.toFixed(1)} s, joiners' processes ${r.clientCpuS.toFixed(1)} s`
 const verdict = (ok: boolean): string => (ok ? 'reached' : 'NOT reached')
 
 /**
