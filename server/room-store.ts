@@ -119,13 +119,14 @@ export class RoomStore implements RecoverableRoom {
           }
         }
         applied.push(record.update)
-        onApplied(record.update)
       } catch (error) {
         const cause = `${(error as Error).name}: ${(error as Error).message}`
         metrics.badStoredUpdates += 1
         this.options.logger().error({ seq: record.seq, bytes: record.update.length, cause }, 'a stored update fails to apply: set aside, loading the rest')
         void this.writer.setAside(this.name, record.seq, cause)
       }
+      // Outside the try: only Yjs failing to apply the update sets it aside.
+      if (applied.at(-1) === record.update) onApplied(record.update)
       if (performance.now() - sliceStart > SLICE_MS) {
         await nextTurn()
         sliceStart = performance.now()
