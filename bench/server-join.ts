@@ -19,7 +19,7 @@
  */
 import { execSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -55,11 +55,45 @@ export interface JoinResult {
    * was not working but waiting for a core (a loaded machine), not stalled by its own work.
    */
   bystanderServerCpu: { ms: number; spanMs: number }
+  /** When the bystander's longest wait began (Date.now() of the bystander's process), and how long after the storm began (s). */
+  bystanderAt: number
+  bystanderAfterS: number
+  /**
+   * The server's event loop during the storm (server-loop-probe.mjs): its longest gap, and the gap in which its
+   * main thread ran longest, each with the main thread's CPU time in it (clock ticks of 10 ms).
+   */
+  serverLoop: { longest: LoopGap; busiest: LoopGap }
   /** Joiners the server cut before they had their answer (they connected again). */
   reconnects: number
   /** CPU seconds the server (all its threads) and the joiners' processes used from the start of the storm until all were synced. */
   serverCpuS: number
   clientCpuS: number
+}
+
+/** A gap of the server's event loop: when it began (Date.now()), how long, and the main thread's CPU time in it. */
+export interface LoopGap {
+  at: number
+  ms: number
+  cpuMs: number
+}
+
+/** Where server-loop-probe.mjs writes each server's event-loop gaps. */
+const LOOP_PROBE_DIR = mkdtempSync(join(tmpdir(), 'cotext-loop-probe-'))
+process.env.LOOP_PROBE_DIR = LOOP_PROBE_DIR
+process.on('exit', () => rmSync(LOOP_PROBE_DIR, { recursive: true, force: true }))
+/** Node's flags for the servers of the storm: the event-loop probe preloaded. */
+export const LOOP_PROBE_ARGS = ['--import', pathToFileURL(join(import.meta.dirname, 'server-loop-probe.mjs')).href]
+
+/** The longest gap and the busiest one of server `pid`'s event loop from `from` to `to` (Date.now()); gaps under 50 ms are not recorded (0). */
+function loopGaps(pid: number, from: number, to: number): { longest: LoopGap; busiest: LoopGap } {
+  const file = join(LOOP_PROBE_DIR, `${pid}.jsonl`)
+  const gaps = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as LoopGap) : []
+  const none: LoopGap = { at: from, ms: 0, cpuMs: 0 }
+  const during = gaps.filter((gap) => gap.at + gap.ms >= from && gap.at <= to)
+  return {
+    longest: during.reduce((worst, gap) => (gap.ms > worst.ms ? gap : worst), none),
+    busiest: during.reduce((worst, gap) => (gap.cpuMs > worst.cpuMs || (gap.cpuMs === worst.cpuMs && gap.ms > worst.ms) ? gap : worst), none),
+  }
 }
 
 function syncFrame(write: (encoder: encoding.Encoder) => void): Uint8Array {
@@ -222,6 +256,7 @@ export async function joinStorm(server: JoinServer, cold: boolean): Promise<Join
     // Whether the storm's time is the server's or the clients' (on the same cores): the CPU each used.
     const clientTicks = (): number => parts.reduce((sum, part) => sum + cpuTicks(part.child.pid!), 0)
     const ticks = { server: cpuTicks(server.pid), clients: clientTicks() }
+    const startedAt = Date.now()
     const start = performance.now()
     for (const part of parts) part.child.stdin!.write('go\n')
     const synced = await Promise.all(parts.map((part) => expectLine(part, 'synced')))
@@ -232,7 +267,8 @@ export async function joinStorm(server: JoinServer, cold: boolean): Promise<Join
     clearInterval(sampler)
     bystander.child.stdin!.end()
     const [, worst, worstAt] = (await expectLine(bystander, 'worst')).split(' ').map(Number)
-    return { seconds, peakMb: peak, bystanderMs: worst!, bystanderServerCpu: cpuAround(cpuSamples, worstAt!, worst!), reconnects, serverCpuS, clientCpuS }
+    const serverLoop = loopGaps(server.pid, startedAt, Date.now())
+    return { seconds, peakMb: peak, bystanderMs: worst!, bystanderServerCpu: cpuAround(cpuSamples, worstAt!, worst!), bystanderAt: worstAt!, bystanderAfterS: (worstAt! - startedAt) / 1000, serverLoop, reconnects, serverCpuS, clientCpuS }
   } finally {
     for (const part of [...parts, bystander]) part.child.kill()
     if (!cold) seeder.close()
@@ -285,14 +321,14 @@ async function bystanderPart(port: number): Promise<void> {
 /** Cotext's server from `root` (this checkout, or a copy of another ref) on a free port, run as the other server benchmarks run it (server-clients.ts). */
 async function startCotextAt(root: string, name: string): Promise<JoinServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cotext-join-'))
-  const { child, port } = await startCotext(dataDir, { MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000', MAX_APPLY_MS: '3600000' }, root)
+  const { child, port } = await startCotext(dataDir, { MAX_CONNECTIONS_PER_ADDRESS: '100000', MAX_CONNECTIONS_PER_ROOM: '100000', MAX_APPLY_MS: '3600000' }, root, LOOP_PROBE_ARGS)
   return { name, pid: child.pid!, port, stop: async () => { await stopServer(child); rmSync(dataDir, { recursive: true, force: true }) } }
 }
 
 export const startCotextJoin = (): Promise<JoinServer> => startCotextAt(ROOT, 'cotext')
 
 export async function startStockJoin(): Promise<JoinServer> {
-  const { child, port } = await startStock()
+  const { child, port } = await startStock(LOOP_PROBE_ARGS)
   return { name: 'stock', pid: child.pid!, port, stop: () => stopServer(child) }
 }
 
@@ -305,7 +341,7 @@ export function checkoutOf(ref: string): { root: string; remove(): void } {
 }
 
 const figures = (r: JoinResult): string =>
-  `${r.seconds.toFixed(2)} s, peak ${r.peakMb.toFixed(0)} MB, bystander ${r.bystanderMs.toFixed(0)} ms (server event loop on a core ${r.bystanderServerCpu.ms} ms of the ${r.bystanderServerCpu.spanMs} ms around it), ${r.reconnects} joiners cut and reconnected; CPU: server ${r.serverCpuS.toFixed(1)} s, joiners' processes ${r.clientCpuS.toFixed(1)} s`
+  `${r.seconds.toFixed(2)} s, peak ${r.peakMb.toFixed(0)} MB, bystander ${r.bystanderMs.toFixed(0)} ms ${r.bystanderAfterS.toFixed(1)} s into the storm (server event loop on a core ${r.bystanderServerCpu.ms} ms of the ${r.bystanderServerCpu.spanMs} ms around it); server event loop: longest gap ${r.serverLoop.longest.ms} ms (${r.serverLoop.longest.cpuMs} ms on a core), busiest ${r.serverLoop.busiest.cpuMs} ms on a core in ${r.serverLoop.busiest.ms} ms; ${r.reconnects} joiners cut and reconnected; CPU: server ${r.serverCpuS.toFixed(1)} s, joiners' processes ${r.clientCpuS.toFixed(1)} s`
 const verdict = (ok: boolean): string => (ok ? 'reached' : 'NOT reached')
 
 /**

@@ -38,7 +38,7 @@ import * as syncProtocol from 'y-protocols/sync'
 import { WebSocket } from 'ws'
 import { startPostgres, startRedis } from '../test/server/helpers/services.ts'
 import { CLOCK_TICKS, cpuTicks, rssMb, sleep, startCotext, startStock, stopServer, updateRuns } from './server-clients.ts'
-import { checkoutOf, joinStorm as joinStormOf, runJoinStorms } from './server-join.ts'
+import { LOOP_PROBE_ARGS, checkoutOf, joinStorm as joinStormOf, runJoinStorms } from './server-join.ts'
 import type { JoinResult } from './server-join.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -291,8 +291,14 @@ async function idleConnections(server: Server) {
  * that ref's server beside this one).
  */
 async function joinStorm(server: Server) {
-  const { bystanderServerCpu, ...figures } = await joinStormOf(server, false)
-  return { ...figures, bystanderServerCpuMs: bystanderServerCpu.ms, bystanderSpanMs: bystanderServerCpu.spanMs }
+  const { bystanderServerCpu, serverLoop, ...figures } = await joinStormOf(server, false)
+  const { longest, busiest } = serverLoop
+  return {
+    ...figures,
+    bystanderServerCpuMs: bystanderServerCpu.ms,
+    bystanderSpanMs: bystanderServerCpu.spanMs,
+    ...{ loopLongestAt: longest.at, loopLongestMs: longest.ms, loopLongestCpuMs: longest.cpuMs, loopBusiestAt: busiest.at, loopBusiestMs: busiest.ms, loopBusiestCpuMs: busiest.cpuMs },
+  }
 }
 
 async function cotext(root?: string, name = 'cotext', nodeArgs: string[] = []): Promise<Server> {
@@ -336,8 +342,12 @@ function meanOf(rounds: ReadonlyArray<Record<string, number>>): Record<string, n
 
 /** A join storm's figures as this script records them (flat numbers), as server-join.ts reports them. */
 function joinResultOf(figures: Record<string, number>): JoinResult {
-  const { bystanderServerCpuMs, bystanderSpanMs, ...rest } = figures as Record<string, number>
-  return { ...(rest as Omit<JoinResult, 'bystanderServerCpu'>), bystanderServerCpu: { ms: bystanderServerCpuMs!, spanMs: bystanderSpanMs! } }
+  const { bystanderServerCpuMs, bystanderSpanMs, loopLongestAt, loopLongestMs, loopLongestCpuMs, loopBusiestAt, loopBusiestMs, loopBusiestCpuMs, ...rest } = figures as Record<string, number>
+  return {
+    ...(rest as Omit<JoinResult, 'bystanderServerCpu' | 'serverLoop'>),
+    bystanderServerCpu: { ms: bystanderServerCpuMs!, spanMs: bystanderSpanMs! },
+    serverLoop: { longest: { at: loopLongestAt!, ms: loopLongestMs!, cpuMs: loopLongestCpuMs! }, busiest: { at: loopBusiestAt!, ms: loopBusiestMs!, cpuMs: loopBusiestCpuMs! } },
+  }
 }
 
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a')
@@ -359,7 +369,7 @@ for (const [name, run] of workloads) {
   const rounds: Record<string, Array<Record<string, number>>> = {}
   for (let round = 1; round <= ROUNDS; round++) {
     for (const start of starts) {
-      const server = await start(name === 'idle connections' ? GC_PROBE_ARGS : [])
+      const server = await start(name === 'idle connections' ? GC_PROBE_ARGS : name === 'join storm' ? LOOP_PROBE_ARGS : [])
       let figures: Record<string, number>
       try {
         figures = await (run as (server: Server) => Promise<Record<string, number>>)(server)

@@ -25,21 +25,20 @@ interface Job {
  * wait for it, other rooms do not.
  *
  * The mirror starts from bytes at hand, never from one large encoding on the event loop: a room
- * loaded from the store starts it from the stored updates, as the room starts applying them; a room that grows past the
+ * loaded from the store feeds it the stored updates as it applies them; a room that grows past the
  * size is measured (one encoding of a document of about that size) and starts it from that
  * encoding. Afterwards the room hands it every update it applies, in order, so an answer encoded
  * after a request holds everything the room held at the request. Answers from the thread are
  * shared among the joiners asking with the same state vector while the document is unchanged.
  */
 export class AnswerSource {
-  private readonly inline = new SyncAnswers()
+  /** Answers encoded here, made by the first (an idle room is never asked). */
+  private inline: SyncAnswers | null = null
   private mirror: AnswerMirror | null = null
   /** About the size of the document's encoding, or more: its size when last measured plus every update since. */
   private estimate = 0
   /** Counts the updates applied: an answer encoded at one version holds everything up to it. */
   private version = 0
-  /** What the mirror was started from while the room loads (see `loading`). */
-  private seed: readonly Uint8Array[] | null = null
   /** By state vector; made by the first answer from the thread (most rooms never have one). */
   private jobs: Map<string, Job> | null = null
   private disposed = false
@@ -47,36 +46,36 @@ export class AnswerSource {
   constructor(
     private readonly doc: Y.Doc,
     private readonly encoder: AnswerEncoder,
-    private readonly logger: Logger,
+    /** The room's logger, made when first asked for. */
+    private readonly logger: () => Logger,
   ) {}
 
   /**
-   * The room is about to apply `stored`, its stored updates in order: a large document's mirror starts from
-   * them now, so that the thread applies them while the room does (a cold room's joiners wait for both).
+   * The room is about to apply `stored`, its stored updates in order: a large document's mirror opens now, and is
+   * given each of them as the room applies it (`loadedUpdate`), so that the thread applies them while the room
+   * does (a cold room's joiners wait for both), a slice at a time.
    */
   loading(stored: readonly Uint8Array[]): void {
-    this.seed = stored
     for (const update of stored) this.estimate += update.length
-    if (this.estimate >= this.encoder.minBytes) this.mirror = this.encoder.open(stored)
+    if (this.estimate >= this.encoder.minBytes) this.mirror = this.encoder.open([])
+  }
+
+  /** The room applied `update`, a stored update, after the ones before it (one that failed to apply is never given). */
+  loadedUpdate(update: Uint8Array): void {
+    this.mirror?.apply(update)
   }
 
   /** The room was loaded from `applied`: the stored updates that applied, in order, before any other. */
   loaded(applied: readonly Uint8Array[]): void {
-    const seed = this.seed
-    this.seed = null
-    if (seed !== null && applied.length === seed.length) return
-    // Some were set aside (they failed to apply): the mirror starts again from what the room holds.
-    this.mirror?.close()
-    this.mirror = null
+    // The mirror holds exactly these; some may have been set aside (they failed to apply), so the size is theirs.
     this.estimate = 0
     for (const update of applied) this.estimate += update.length
-    if (this.estimate >= this.encoder.minBytes) this.mirror = this.encoder.open(applied)
   }
 
   /** The room applied `update` (any change but the load). */
   updated(update: Uint8Array): void {
     this.version += 1
-    this.inline.invalidate()
+    this.inline?.invalidate()
     if (this.jobs !== null) for (const [key, job] of this.jobs) if (job.answer !== null) this.jobs.delete(key)
     if (this.mirror !== null) return this.mirror.apply(update)
     this.estimate += update.length
@@ -87,7 +86,7 @@ export class AnswerSource {
     this.estimate = state.length
     if (state.length >= this.encoder.minBytes / 2) {
       this.mirror = this.encoder.open([state])
-      if (this.mirror !== null) this.logger.debug({ bytes: state.length }, 'large document: its sync answers are encoded in the answer thread')
+      if (this.mirror !== null) this.logger().debug({ bytes: state.length }, 'large document: its sync answers are encoded in the answer thread')
     }
   }
 
@@ -98,7 +97,7 @@ export class AnswerSource {
   answer(stateVector: Uint8Array): Uint8Array | Promise<Uint8Array> {
     const mirror = this.mirror
     if (mirror === null || missingClocks(this.doc, stateVector) < INLINE_CLOCKS) {
-      return this.inline.get(stateVector, () => encodeSyncStep2(this.doc, stateVector))
+      return (this.inline ??= new SyncAnswers()).get(stateVector, () => encodeSyncStep2(this.doc, stateVector))
     }
     const key = keyOf(stateVector)
     const jobs = (this.jobs ??= new Map())
@@ -112,12 +111,12 @@ export class AnswerSource {
     const answer = new Promise<Uint8Array>((resolve) => started.waiting.push(resolve))
     mirror.encode(stateVector).then(
       (encoded) => {
-        this.logger.debug({ bytes: encoded.length, joiners: started.waiting.length, ms: Math.round(performance.now() - started.since) }, 'sync answer encoded in the answer thread')
+        this.logger().debug({ bytes: encoded.length, joiners: started.waiting.length, ms: Math.round(performance.now() - started.since) }, 'sync answer encoded in the answer thread')
         this.settle(key, started, encoded)
       },
       (error: Error) => {
         if (this.disposed) return
-        this.logger.warn({ err: error }, 'the answer thread gave no answer; encoding it on the event loop')
+        this.logger().warn({ err: error }, 'the answer thread gave no answer; encoding it on the event loop')
         if (this.mirror === mirror) this.mirror = null
         mirror.close()
         this.settle(key, started, encodeSyncStep2(this.doc, stateVector))

@@ -30,6 +30,12 @@ export interface FrameGuardContext {
   maxUpdateItems: number
   /** Who owns which awareness client id, per room (one map per server; see awarenessOwnersOf). */
   owners: WeakMap<Room, AwarenessOwners>
+  /**
+   * Called with the room of every admitted update that holds something, before the room applies it: the server
+   * watches a room's writes (pending limit, awareness reclaim) from its first, so a room nobody writes to (a
+   * client with an empty document answers the sync with an empty update) keeps no listeners for them.
+   */
+  watchWrites: (room: Room) => void
 }
 
 /** Who owns which awareness client id in `room` (awareness-guard.ts), made on first use. */
@@ -121,7 +127,10 @@ function admitUpdate(connection: Connection, room: Room, frame: Uint8Array, upda
     refuseMalformed(connection, room, 'an update Yjs cannot read', context)
     return null
   }
-  if (size !== 'too-large') return frame
+  if (size !== 'too-large') {
+    if (size.structs + size.deletes > 0) context.watchWrites(room)
+    return frame
+  }
   context.metrics.closedByServer.update_too_large += 1
   context.refusals.write(
     context.logger,

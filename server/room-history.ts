@@ -84,17 +84,18 @@ export class RoomHistory {
     private readonly room: string,
     private readonly doc: Y.Doc,
     private readonly settings: HistorySettings,
-    private readonly logger: Logger,
+    /** The room's logger, made when first asked for. */
+    private readonly logger: () => Logger,
   ) {}
 
   /** The room's change log as this process records it (made by the first use). */
   get journal(): ChangeJournal {
-    return (this.changeLog ??= new ChangeJournal(this.room, this.settings.records, this.settings.processTag, this.logger))
+    return (this.changeLog ??= new ChangeJournal(this.room, this.settings.records, this.settings.processTag, this.logger()))
   }
 
   /** The room's versions (made by the first use: a room nobody edits and nobody asks about keeps no keeper). */
   get versions(): VersionKeeper {
-    return (this.keeper ??= new VersionKeeper(this.room, this.doc, this.settings.records, this.settings.versions, this.settings.processTag, this.logger))
+    return (this.keeper ??= new VersionKeeper(this.room, this.doc, this.settings.records, this.settings.versions, this.settings.processTag, this.logger()))
   }
 
   get textName(): string {
@@ -116,7 +117,7 @@ export class RoomHistory {
       const entries = await this.journal.query({ since: now - this.settings.revertWindowMs })
       this.keptAtLoad = idSet(entries.flatMap((entry) => entry.deleted))
     } catch (error) {
-      this.logger.warn({ err: error }, 'reading the change log failed; keeping every deleted text of the room')
+      this.logger().warn({ err: error }, 'reading the change log failed; keeping every deleted text of the room')
       this.keptAtLoad = null
     }
   }
@@ -152,7 +153,7 @@ export class RoomHistory {
     const verdict = checkUpdate(this.doc, update, author)
     if (!verdict.ok) {
       this.refused += 1
-      this.logger.warn({ conn: connection.id, code: CloseCode.forbidden, author: author.id, attested: author.attested, reason: verdict.reason }, 'closing connection: refused an update (attested authorship)')
+      this.logger().warn({ conn: connection.id, code: CloseCode.forbidden, author: author.id, attested: author.attested, reason: verdict.reason }, 'closing connection: refused an update (attested authorship)')
       connection.close(CloseCode.forbidden, 'update refused: not your client id')
       return false
     }

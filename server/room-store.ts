@@ -12,7 +12,8 @@ export interface RoomStoreOptions {
   /** false: relay at once and store behind (only to measure what storing first costs). */
   storeBeforeRelay: boolean
   metrics: Metrics
-  logger: Logger
+  /** The room's logger, made when first asked for (an idle room logs nothing). */
+  logger: () => Logger
 }
 
 /** The longest the room holds the event loop while loading or compacting before it yields. */
@@ -24,6 +25,18 @@ const PART_BYTES = 256 * 1024
 const PART_UPDATES = 2000
 
 type Step = { ready: boolean; run: () => void }
+
+/** What RoomStore.load tells its room, and asks of it. */
+export interface LoadHooks {
+  /** True once the room is gone: the load stops. */
+  isDestroyed: () => boolean
+  /** Given every stored update, in order, before the first is applied. */
+  onRead?: (updates: readonly Uint8Array[]) => void
+  /** Given each stored update once it has applied (all its parts), in order, within the slice that applied it. */
+  onApplied?: (update: Uint8Array) => void
+  /** Awaited before the first update is applied, and only when there is something to apply (a new room's load reads nothing more). */
+  beforeApply?: () => Promise<void>
+}
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 const noop = (): void => {}
@@ -69,12 +82,11 @@ export class RoomStore implements RecoverableRoom {
    * Applies the stored updates to the document with `origin`, yielding to other work between
    * slices. An update that fails to apply is set aside (kept, out of the room's log), logged
    * and counted; the rest load. Resolves with the updates that applied, in order (the room's
-   * state, as stored bytes); rejects only when the store cannot be read. `onRead` is given every
-   * stored update, in order, before the first is applied; `beforeApply` is awaited first, and only
-   * when there is something to apply (a new room's load reads nothing more).
+   * state, as stored bytes); rejects only when the store cannot be read. See LoadHooks.
    */
-  async load(origin: unknown, isDestroyed: () => boolean, onRead: (updates: Uint8Array[]) => void = noop, beforeApply?: () => Promise<void>): Promise<Uint8Array[]> {
-    const { logger, metrics } = this.options
+  async load(origin: unknown, hooks: LoadHooks): Promise<Uint8Array[]> {
+    const { isDestroyed, onRead = noop, onApplied = noop, beforeApply } = hooks
+    const { metrics } = this.options
     let records: StoredUpdate[]
     for (;;) {
       try {
@@ -110,9 +122,11 @@ export class RoomStore implements RecoverableRoom {
       } catch (error) {
         const cause = `${(error as Error).name}: ${(error as Error).message}`
         metrics.badStoredUpdates += 1
-        logger.error({ seq: record.seq, bytes: record.update.length, cause }, 'a stored update fails to apply: set aside, loading the rest')
+        this.options.logger().error({ seq: record.seq, bytes: record.update.length, cause }, 'a stored update fails to apply: set aside, loading the rest')
         void this.writer.setAside(this.name, record.seq, cause)
       }
+      // Outside the try: only Yjs failing to apply the update sets it aside.
+      if (applied.at(-1) === record.update) onApplied(record.update)
       if (performance.now() - sliceStart > SLICE_MS) {
         await nextTurn()
         sliceStart = performance.now()
@@ -190,7 +204,7 @@ export class RoomStore implements RecoverableRoom {
   private compact(): Promise<void> {
     if (this.compacting !== null || !this.writer.healthy) return this.compacting ?? Promise.resolve()
     this.updatesSinceCompaction = 0
-    const { metrics, logger } = this.options
+    const { metrics } = this.options
     const started = performance.now()
     this.compacting = (async () => {
       const epoch = this.writer.epoch
@@ -217,11 +231,11 @@ export class RoomStore implements RecoverableRoom {
         if (parts.length >= records.length) return
         if (await this.writer.replace(this.name, records[records.length - 1]!.seq, parts, epoch)) {
           metrics.compactions += 1
-          logger.debug({ updates: records.length, parts: parts.length, ms: Math.round(performance.now() - started) }, 'compacted stored updates')
+          this.options.logger().debug({ updates: records.length, parts: parts.length, ms: Math.round(performance.now() - started) }, 'compacted stored updates')
         }
       } catch (error) {
         // The updates stay stored one by one; the next compaction tries again.
-        logger.error({ err: error }, 'compacting stored updates failed')
+        this.options.logger().error({ err: error }, 'compacting stored updates failed')
       }
     })().finally(() => {
       this.compacting = null

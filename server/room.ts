@@ -45,6 +45,9 @@ export interface RoomContext {
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] }
 
+/** The longest the room handles frames that waited for its load before it yields to other work. */
+const REPLAY_SLICE_MS = 10
+
 /** Transaction origin of the stored state applied at load: neither stored again nor relayed. */
 const LOAD_ORIGIN = Symbol('load')
 
@@ -62,27 +65,29 @@ export class Room {
   /** Resolves true once the stored state is in `doc`, false if loading failed. */
   readonly loaded: Promise<boolean>
   private readonly connections = new Set<Connection>()
-  /** Frames that arrived while the room was loading, in arrival order. */
-  private pending: Array<{ connection: Connection; frame: Uint8Array }> = []
+  /** Frames that arrived while the room was loading, and while those are handled, in arrival order; null once all are. */
+  private pending: Array<{ connection: Connection; frame: Uint8Array }> | null = []
   private readonly store: RoomStore
   /** Made by the first relay (see relays): an idle room never relays anything. */
   private fanout: RoomFanout | null = null
   private readonly answers: AnswerSource
-  private readonly logger: Logger
+  private roomLogger: Logger | null = null
   private state: 'loading' | 'ready' | 'failed' | 'destroyed' = 'loading'
   private unfollow: (() => void) | null = null
   /** Attested authorship, change log and versions; null when the server keeps none. */
   readonly history: RoomHistory | null
   /** REST requests using the room: it stays loaded while any runs (see RoomRegistry.hold). */
   holds = 0
-  /** Resolves once the history has stored what it holds, after destroy. */
-  historyClosed: Promise<void> = Promise.resolve()
+  /** The history's close, from destroy (null before, or without a history). */
+  private closingHistory: Promise<void> | null = null
+
+  /** The room's logger (its lines name the room), made when first used: an idle room logs nothing. */
+  private readonly logger = (): Logger => (this.roomLogger ??= this.context.logger.child({ room: this.name }))
 
   constructor(
     readonly name: string,
     private readonly context: RoomContext,
   ) {
-    this.logger = context.logger.child({ room: name })
     this.store = new RoomStore(name, this.doc, context.writer, {
       compactAfter: context.compactAfter,
       storeBeforeRelay: context.storeBeforeRelay,
@@ -95,6 +100,11 @@ export class Room {
     this.history = context.history === undefined ? null : new RoomHistory(name, this.doc, context.history, this.logger)
     this.answers = new AnswerSource(this.doc, context.encoder, this.logger)
     this.loaded = this.load()
+  }
+
+  /** Resolves once the history has stored what it holds, after destroy. */
+  get historyClosed(): Promise<void> {
+    return this.closingHistory ?? Promise.resolve()
   }
 
   get connectionCount(): number {
@@ -139,7 +149,7 @@ export class Room {
   /** Handles one binary frame from `connection`; a malformed one closes that connection only. */
   receive(connection: Connection, frame: Uint8Array): void {
     if (!connection.isOpen || !this.connections.has(connection)) return
-    if (this.state === 'loading') this.pending.push({ connection, frame })
+    if (this.pending !== null && (this.state === 'loading' || this.state === 'ready')) this.pending.push({ connection, frame })
     else if (this.state === 'ready') this.handle(connection, frame)
   }
 
@@ -159,7 +169,7 @@ export class Room {
     this.state = 'destroyed'
     // First: in cluster mode it may store the document, which must still be whole.
     this.unfollow?.()
-    this.historyClosed = this.history?.close() ?? Promise.resolve()
+    this.closingHistory = this.history?.close() ?? null
     this.doc.off('afterTransactionCleanup', this.onCleanup)
     this.awareness.off('update', this.onAwarenessUpdate)
     this.fanout?.dispose()
@@ -174,18 +184,25 @@ export class Room {
     try {
       // The change log is read only when there is stored state to load (what it says decides what loading collects).
       const history = this.history
-      const stored = await this.store.load(LOAD_ORIGIN, () => this.state === 'destroyed', (read) => this.answers.loading(read), history === null ? undefined : () => history.prepareLoad())
+      const stored = await this.store.load(LOAD_ORIGIN, {
+        isDestroyed: () => this.state === 'destroyed',
+        onRead: (read) => this.answers.loading(read),
+        // The answer thread's mirror is fed each update as the room applies it: posting them all at once copied a
+        // 20 MB room's log in one turn of the event loop (about 100 ms of the main thread, every room waiting).
+        onApplied: (update) => this.answers.loadedUpdate(update),
+        beforeApply: history === null ? undefined : () => history.prepareLoad(),
+      })
       if (this.state === 'destroyed') return false
       this.answers.loaded(stored)
     } catch (error) {
       this.state = 'failed'
       metrics.storageErrors += 1
-      this.logger.error({ err: error }, 'loading room failed; closing its connections')
+      this.logger().error({ err: error }, 'loading room failed; closing its connections')
       for (const connection of this.connections) {
         metrics.closedByServer.load_failed += 1
         connection.close(CloseCode.internalError, 'room could not be loaded')
       }
-      this.pending = []
+      this.pending = null
       return false
     }
     this.state = 'ready'
@@ -194,22 +211,40 @@ export class Room {
     this.history?.start()
     this.unfollow = this.context.follower?.follow(this) ?? null
     metrics.roomsLoaded += 1
-    this.logger.debug({ connections: this.connections.size }, 'room loaded')
+    // Through the server's logger: the room's own is made only when the room has something to say.
+    this.context.logger.debug({ room: this.name, connections: this.connections.size }, 'room loaded')
     // Greet everyone before replaying anyone's frames, so that what those frames change
     // reaches each connection after its sync step 1, as it would in a loaded room.
-    for (const connection of this.connections) this.greet(connection)
-    const pending = this.pending
-    this.pending = []
-    for (const { connection, frame } of pending) {
+    const greeting = encodeSyncStep1(this.doc)
+    for (const connection of this.connections) this.greet(connection, greeting)
+    await this.replay()
+    return this.state === 'ready'
+  }
+
+  /**
+   * Handles the frames that arrived while the room loaded, in order, and those that arrive meanwhile behind
+   * them, yielding to other work every REPLAY_SLICE_MS: a cold room's 150 joiners' frames took a loaded
+   * machine's event loop 100-150 ms in one go, every room waiting. The room counts as loaded (whenStored,
+   * REST) once they are handled.
+   */
+  private async replay(): Promise<void> {
+    const pending = this.pending!
+    let sliceStart = performance.now()
+    for (let next = 0; next < pending.length && this.state === 'ready'; next++) {
+      const { connection, frame } = pending[next]!
       // A sender that is closing (its close frame came in behind its update) counts as departed.
       if (this.connections.has(connection) && connection.isOpen) this.handle(connection, frame)
       else this.handleDeparted(connection, frame)
+      if (performance.now() - sliceStart > REPLAY_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve))
+        sliceStart = performance.now()
+      }
     }
-    return true
+    this.pending = null
   }
 
-  private greet(connection: Connection): void {
-    connection.send(encodeSyncStep1(this.doc))
+  private greet(connection: Connection, greeting = encodeSyncStep1(this.doc)): void {
+    connection.send(greeting)
     if (this.awareness.getStates().size > 0) connection.send(encodeAwareness(this.awareness, [...this.awareness.getStates().keys()]))
   }
 
@@ -236,7 +271,7 @@ export class Room {
         case 'update':
           if (connection.mode === 'ro') {
             metrics.dropped.read_only += 1
-            this.logger.debug({ conn: connection.id, type: message.type }, 'dropped a write from a read-only connection')
+            this.logger().debug({ conn: connection.id, type: message.type }, 'dropped a write from a read-only connection')
           } else if (this.history === null || this.history.admit(connection, message.update)) {
             Y.applyUpdate(this.doc, message.update, connection)
           }
@@ -269,7 +304,7 @@ export class Room {
       }
     } catch (error) {
       this.context.metrics.closedByServer.malformed += 1
-      this.logger.warn({ conn: connection.id, reason: (error as Error).message }, 'dropped a malformed frame from a connection that has left')
+      this.logger().warn({ conn: connection.id, reason: (error as Error).message }, 'dropped a malformed frame from a connection that has left')
     }
   }
 
@@ -283,7 +318,7 @@ export class Room {
   refuse(connection: Connection, reason: string): void {
     if (!connection.isOpen) return
     this.context.metrics.closedByServer.malformed += 1
-    this.logger.warn({ conn: connection.id, code: CloseCode.malformed, reason }, 'closing connection: malformed message')
+    this.logger().warn({ conn: connection.id, code: CloseCode.malformed, reason }, 'closing connection: malformed message')
     connection.close(CloseCode.malformed, 'malformed message')
   }
 
@@ -298,7 +333,7 @@ export class Room {
     const own = entries.filter((entry) => entry.clientId === connection.awarenessClientId)
     if (own.length < entries.length) {
       this.context.metrics.dropped.foreign_awareness += entries.length - own.length
-      this.logger.debug({ conn: connection.id, clientId: connection.awarenessClientId }, 'dropped awareness published for another client')
+      this.logger().debug({ conn: connection.id, clientId: connection.awarenessClientId }, 'dropped awareness published for another client')
     }
     if (own.length === 0) return null
     return own.length === entries.length ? update : encodeAwarenessEntries(own)
@@ -313,7 +348,7 @@ export class Room {
     if (update !== null) this.onUpdate(update, transaction.origin)
   }
 
-  private readonly onUpdate = (update: Uint8Array, origin: unknown): void => {
+  private onUpdate(update: Uint8Array, origin: unknown): void {
     if (origin === LOAD_ORIGIN) return
     this.answers.updated(update)
     // Another process's update, read from the room's stream: stored already, so relayed at once.

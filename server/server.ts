@@ -120,7 +120,7 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
   const { registry, metrics, logger } = deps
   const caps = new ConnectionCaps(config.maxConnectionsPerRoom, config.maxConnectionsPerAddress)
   const refusals = new RefusalLog()
-  const guard: FrameGuardContext = { metrics, logger, refusals, maxAwarenessBytes: config.maxAwarenessBytes, maxUpdateItems: config.maxUpdateItems, owners: new WeakMap() }
+  const guard: FrameGuardContext = { metrics, logger, refusals, maxAwarenessBytes: config.maxAwarenessBytes, maxUpdateItems: config.maxUpdateItems, owners: new WeakMap(), watchWrites }
   const access = new AccessControl(config.authSecret)
   // With AUTH_SECRET a page needs a token anyway; without it, only our own names (DNS rebinding).
   const hosts = access.enabled ? null : hostPolicy(config.host, config.allowedHosts)
@@ -238,6 +238,12 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     },
   }
 
+  /** A room's writes are watched from the first that holds something (see FrameGuardContext.watchWrites); each is watched once. */
+  function watchWrites(room: Room): void {
+    limitPending(room.doc, pendingLimit)
+    reclaimOnWrite(room, awarenessOwnersOf(room, guard), logger)
+  }
+
   function accept(ws: ConnectionSocket, socket: Duplex, roomName: string, grant: Extract<AccessDecision, { ok: true }>, remote: string): void {
     const { mode, subject, expiresAt, name } = grant
     const id = nextConnectionId++
@@ -249,8 +255,6 @@ export async function createServer(serverConfig: ServerConfig, deps: ServerDeps)
     metrics.connectionsAccepted += 1
     const room = registry.join(roomName, connection)
     ws.room = room
-    limitPending(room.doc, pendingLimit)
-    reclaimOnWrite(room, awarenessOwnersOf(room, guard), logger)
     logger.debug({ conn: id, room: roomName, mode, subject, remote }, 'connection opened')
     armExpiry(connection)
     // No 'pong' listener: anything the client sends, a pong included, reaches meterData first, which marks it alive.

@@ -46,6 +46,11 @@ const PREPARE_STEP = 2048
  * has been read).
  */
 export function* loadSteps(update: Uint8Array, maxStructs: number, state: () => ReadonlyMap<number, number>): Generator<LoadStep, void, undefined> {
+  // Most stored updates are one part: counted without reading their content (a 256 KiB string took 1–3 ms to measure).
+  if (fitsOnePart(update, maxStructs)) {
+    yield update
+    return
+  }
   const read = yield* readSections(update)
   if (read === null || read.sections.reduce((count, section) => count + section.structs.length, 0) + read.deletes.length / 3 <= maxStructs) {
     yield update
@@ -60,6 +65,38 @@ export function* loadSteps(update: Uint8Array, maxStructs: number, state: () => 
   }
   for (let from = 0; from < order.length; from += maxStructs) yield encodePart(update, order.slice(from, from + maxStructs), [])
   for (let from = 0; from < deletes.length; from += 3 * maxStructs) yield encodePart(update, [], deletes.slice(from, from + 3 * maxStructs))
+}
+
+/**
+ * True if `update` holds no more than `maxStructs` structs and deleted ranges together, counted by skipping
+ * over each struct (strings are not measured); false if it holds more or cannot be read that way.
+ */
+function fitsOnePart(update: Uint8Array, maxStructs: number): boolean {
+  try {
+    const decoder = decoding.createDecoder(update)
+    let count = 0
+    for (let sections = decoding.readVarUint(decoder); sections > 0; sections--) {
+      const structs = decoding.readVarUint(decoder)
+      count += structs
+      if (count > maxStructs) return false
+      decoding.readVarUint(decoder) // client
+      decoding.readVarUint(decoder) // clock
+      for (let i = 0; i < structs; i++) if (readStruct(decoder, false) === null) return false
+    }
+    for (let clients = decoding.readVarUint(decoder); clients > 0; clients--) {
+      decoding.readVarUint(decoder) // client
+      const ranges = decoding.readVarUint(decoder)
+      count += ranges
+      if (count > maxStructs) return false
+      for (let n = ranges; n > 0; n--) {
+        decoding.readVarUint(decoder)
+        decoding.readVarUint(decoder)
+      }
+    }
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** True if every deletion of `deletes` is of what the document or the update holds (else Yjs would keep it pending, and retry it with every part). */
