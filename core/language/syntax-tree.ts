@@ -130,7 +130,7 @@ export class IncrementalSyntaxTree {
 
   /** The full tree as far as it is parsed, without parsing anything; null before the first parse. */
   progress(): ParseProgress | null {
-    return this.tree === null ? null : { tree: this.tree, upTo: Math.min(this.parsedTo, this.buffer.getLength()) }
+    return this.tree === null ? null : { tree: this.tree, upTo: Math.max(0, Math.min(this.parsedTo, this.buffer.getLength())) }
   }
 
   /** Whether the next `getTree()` has to parse. */
@@ -223,6 +223,10 @@ export class IncrementalSyntaxTree {
     this.editedSinceWindow ||= this.window !== null
     this.window = null
     for (const change of changes) this.parsedTo = Math.min(this.parsedTo, change.startOffset)
+    // A deletion at the end leaves all of the shorter text "parsed" while the tree still holds the deleted tail
+    // (or a partial parse's unfinished end): below the length, so that the next query parses again.
+    const length = this.buffer.getLength()
+    if (this.tree !== null && this.parsedTo >= length) this.parsedTo = length - 1
     if (this.fragments.length === 0) return
     const ranges = changedRanges(changes)
     if (ranges) {

@@ -109,6 +109,24 @@ describe('IncrementalSyntaxTree', () => {
     }
   })
 
+  it('parses again after a deletion at the end of the text, down to an empty text', () => {
+    // Found with FUZZ_RUNS=100: the tree kept the deleted tail, as all of the shorter text counted as parsed.
+    const buffer = new TextBuffer({ text: 'const s = `t${x}`\nlet y = 1\n' })
+    const syntax = new IncrementalSyntaxTree(buffer, javascriptParser)
+    expect(syntax.getTree().length).toBe(28)
+    buffer.delete([[1, 0], [2, 0]])
+    expect(syntax.isStale()).toBe(true)
+    expect(syntax.getTree().length).toBe(18)
+    expect(shape(syntax.getTree())).toBe(shape(javascriptParser.parse('const s = `t${x}`\n')))
+    buffer.delete([[0, 12], [1, 0]])
+    expect(shape(syntax.getTree())).toBe(shape(javascriptParser.parse('const s = `t')))
+    expect(syntax.progress()!.upTo).toBe(12)
+    buffer.setText('')
+    expect(syntax.progress()!.upTo).toBe(0)
+    expect(syntax.getTree().length).toBe(0)
+    expect(syntax.isStale()).toBe(false)
+  })
+
   it('stops following the buffer once destroyed', () => {
     const buffer = new TextBuffer({ text: 'a' })
     const syntax = new IncrementalSyntaxTree(buffer, javascriptParser)
