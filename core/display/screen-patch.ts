@@ -56,7 +56,9 @@ export class ScreenPatch {
       oldCount: oldTotal + (mergedEnd - mergedStart - covered),
       newCount: mergedEnd - mergedStart + delta,
     }
-    hunks.splice(first, last - first, merged)
+    // Rows inserted and then removed again (typing a line break and deleting it) leave nothing to report.
+    if (merged.oldCount === 0 && merged.newCount === 0) hunks.splice(first, last - first)
+    else hunks.splice(first, last - first, merged)
   }
 
   isEmpty(): boolean {
