@@ -89,6 +89,8 @@ describe('rewrapEditedLine in a long row', () => {
       const random = new Random(seed)
       const settings = { tabLength: 4, wrapColumn: 10 + random.int(70), hangingIndent: random.int(3) }
       let text = random.string(6000, WORDS)
+      // A long row, so that most edits have rows around them to re-wrap (a short one is laid out afresh).
+      while (text.length < 3000) text += random.string(6000, WORDS)
       let layout = layoutDisplayLine(buildPieces(0, () => text, []), settings)
       let rewraps = 0
       for (let step = 0; step < 80; step++) {
