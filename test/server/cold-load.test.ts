@@ -1,16 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { pino } from 'pino'
 import * as Y from 'yjs'
 import { Random } from '../helpers/random.ts'
-import { Metrics } from '../../server/metrics.ts'
-import { LevelStore } from '../../server/persistence.ts'
-import { RoomRegistry } from '../../server/rooms.ts'
-import { createServer } from '../../server/server.ts'
-import { StoreWriter } from '../../server/store-writer.ts'
 import { connectClient, connectSynced, destroyAllClients, openRaw, roundTrip, textOf, updateMessage } from './helpers/clients.ts'
 import type { RawSocket } from './helpers/clients.ts'
-import { GatedStore } from './helpers/gated-store.ts'
-import { makeTempDir } from './helpers/server-process.ts'
+import { startInProcessServer, type InProcessServer } from './helpers/in-process.ts'
 import { waitFor } from './helpers/wait-for.ts'
 
 /**
@@ -23,7 +16,6 @@ import { waitFor } from './helpers/wait-for.ts'
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 30_000 })
 
-const logger = pino({ level: 'silent' })
 const cleanups: Array<() => Promise<void>> = []
 
 afterEach(async () => {
@@ -31,22 +23,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function inProcess(): Promise<{ registry: RoomRegistry; persistence: GatedStore; wsUrl: string }> {
-  const dataDir = makeTempDir()
-  const persistence = new GatedStore(await LevelStore.open(dataDir))
-  const metrics = new Metrics()
-  const writer = new StoreWriter(persistence, { metrics, logger, batchMs: 0 })
-  const registry = new RoomRegistry({ writer, metrics, logger, compactAfter: 500, fanoutWindowMs: 20 })
-  const server = await createServer(
-    { host: '127.0.0.1', port: 0, authSecret: null, maxMessageBytes: 1 << 20, pingIntervalMs: 30_000, webDir: makeTempDir() },
-    { registry, metrics, logger },
-  )
-  cleanups.push(async () => {
-    persistence.releaseAll()
-    await server.close()
-    await persistence.close()
-  })
-  return { registry, persistence, wsUrl: server.url.replace('http', 'ws') }
+async function inProcess(): Promise<InProcessServer> {
+  const running = await startInProcessServer()
+  cleanups.push(running.stop)
+  return running
 }
 
 function words(random: Random, length: number): string {

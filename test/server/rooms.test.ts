@@ -3,12 +3,10 @@ import { pino } from 'pino'
 import * as Y from 'yjs'
 import { Metrics } from '../../server/metrics.ts'
 import { LevelStore } from '../../server/persistence.ts'
-import { RoomRegistry } from '../../server/rooms.ts'
-import { createServer } from '../../server/server.ts'
-import type { RunningServer } from '../../server/server.ts'
 import { StoreWriter } from '../../server/store-writer.ts'
 import { connectClient, connectSynced, destroyAllClients, insertUpdate, openRaw, roundTrip, syncStep1, textOf, updateMessage } from './helpers/clients.ts'
 import { GatedStore } from './helpers/gated-store.ts'
+import { startInProcessServer, type InProcessServer } from './helpers/in-process.ts'
 import { makeTempDir, stopAllServers } from './helpers/server-process.ts'
 import { sleep, waitFor } from './helpers/wait-for.ts'
 
@@ -24,21 +22,10 @@ afterEach(async () => {
   await stopAllServers()
 })
 
-async function inProcess(fanoutWindowMs = 20): Promise<{ server: RunningServer; registry: RoomRegistry; metrics: Metrics; persistence: GatedStore; wsUrl: string }> {
-  const persistence = new GatedStore(await LevelStore.open(makeTempDir()))
-  const metrics = new Metrics()
-  const writer = new StoreWriter(persistence, { metrics, logger, batchMs: 0 })
-  const registry = new RoomRegistry({ writer, metrics, logger, compactAfter: 500, fanoutWindowMs })
-  const server = await createServer(
-    { host: '127.0.0.1', port: 0, authSecret: null, maxMessageBytes: 1 << 20, pingIntervalMs: 30_000, webDir: makeTempDir() },
-    { registry, metrics, logger },
-  )
-  cleanups.push(async () => {
-    persistence.releaseAll()
-    await server.close()
-    await persistence.close()
-  })
-  return { server, registry, metrics, persistence, wsUrl: server.url.replace('http', 'ws') }
+async function inProcess(fanoutWindowMs = 20): Promise<InProcessServer> {
+  const running = await startInProcessServer(fanoutWindowMs)
+  cleanups.push(running.stop)
+  return running
 }
 
 describe('a room that is still loading', () => {
