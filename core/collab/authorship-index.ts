@@ -156,8 +156,8 @@ export class AuthorshipIndex {
       }
     } else if (endOfRun === runLength) {
       // After the run: join the next run when it is the same client, in this leaf or first in the next.
-      const next = runIndex + 1 < leaf.clients.length ? null : this.leaves[leafIndex + 1]
-      if (next !== null && next !== undefined && next.clients[0] === client) {
+      const next = this.leaves[leafIndex + 1]
+      if (runIndex + 1 === leaf.clients.length && next?.clients[0] === client) {
         leaf.size -= length
         next.lengths[0]! += length
         next.size += length
